@@ -1,0 +1,434 @@
+// Package celwasm runs CEL (cel-go with the Kubernetes CEL libraries) from
+// the celwasm WebAssembly module, so that Go programs get the same results,
+// byte for byte, as every other celwasm host.
+//
+// The API follows cel-go's shape: a Runtime loads the module; an Env
+// (declarations, Kubernetes compatibility version, extensions) compiles an
+// expression into a Program; Program.Eval evaluates it against an activation
+// and returns the canonical JSON of the value and its actual cost.
+//
+//	rt, err := celwasm.New(ctx)
+//	env := rt.NewEnv(celwasm.Variable("self", "map(string, dyn)"))
+//	prg, err := env.Compile(ctx, "self.replicas <= self.maxReplicas")
+//	res, err := prg.Eval(ctx, []byte(`{"self":{"replicas":3,"maxReplicas":5}}`))
+//	fmt.Println(string(res.JSON), res.Cost) // true 4
+//
+// A Runtime is safe for concurrent use: it keeps a pool of instances, each
+// single threaded; a Program compiled once is compiled again lazily in every
+// instance that evaluates it. A call whose context is canceled or whose
+// instance traps loses that instance, which is replaced; the caller gets an
+// *Error and nothing else is affected.
+package celwasm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/celwasm/celwasm/host/module"
+)
+
+// Defaults.
+const (
+	// DefaultMemoryLimit caps each instance's linear memory: 1 GiB.
+	DefaultMemoryLimit = 1 << 30
+	// DefaultCostLimit is kube-apiserver's PerCallLimit, in cost units.
+	DefaultCostLimit = 1_000_000
+)
+
+// EngineFactory compiles the module for a WebAssembly runtime.
+type EngineFactory func(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine, error)
+
+type options struct {
+	instances   int
+	cacheDir    *string
+	memoryLimit uint64
+	factory     EngineFactory
+	engineName  string
+	wasm        []byte
+	stderr      *os.File
+}
+
+// Option configures a Runtime.
+type Option func(*options)
+
+// WithInstances sets the most instances the pool keeps (default GOMAXPROCS).
+func WithInstances(n int) Option { return func(o *options) { o.instances = n } }
+
+// WithCacheDir sets the compiled-code cache directory; "" disables caching.
+// Default: $XDG_CACHE_HOME/celwasm/<engine> (os.UserCacheDir).
+func WithCacheDir(dir string) Option { return func(o *options) { o.cacheDir = &dir } }
+
+// WithMemoryLimit caps each instance's linear memory in bytes (default 1 GiB).
+// An instance that needs more traps and is replaced.
+func WithMemoryLimit(bytes uint64) Option { return func(o *options) { o.memoryLimit = bytes } }
+
+// WithEngine selects the WebAssembly runtime (default wazero). name labels
+// the cache directory, e.g. "wasmtime".
+func WithEngine(name string, f EngineFactory) Option {
+	return func(o *options) { o.factory, o.engineName = f, name }
+}
+
+// WithModule runs the given module bytes instead of the embedded one.
+func WithModule(wasm []byte) Option { return func(o *options) { o.wasm = wasm } }
+
+// WithGuestStderr copies the guest's stderr to f (default: kept only for
+// trap messages).
+func WithGuestStderr(f *os.File) Option { return func(o *options) { o.stderr = f } }
+
+// Runtime is a loaded celwasm module with a pool of instances.
+type Runtime struct {
+	engine Engine
+	opts   options
+
+	idle  chan *instance
+	slots chan struct{}
+
+	mu     sync.Mutex
+	live   map[*instance]struct{}
+	closed bool
+
+	nextProgram atomic.Uint64
+}
+
+// New compiles the module (from the cache when possible) and creates the
+// first instance, so that a broken setup fails here.
+func New(ctx context.Context, opts ...Option) (*Runtime, error) {
+	o := options{instances: runtime.GOMAXPROCS(0), memoryLimit: DefaultMemoryLimit, factory: NewWazeroEngine, engineName: "wazero"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.instances < 1 {
+		o.instances = 1
+	}
+	if o.wasm == nil {
+		o.wasm = module.Bytes()
+	}
+	cacheDir := ""
+	if o.cacheDir != nil {
+		cacheDir = *o.cacheDir
+	} else if d, err := os.UserCacheDir(); err == nil {
+		cacheDir = filepath.Join(d, "celwasm", o.engineName)
+	}
+	eng, err := o.factory(ctx, o.wasm, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
+	if err != nil {
+		return nil, &Error{Code: CodeTrap, Message: "load module: " + err.Error(), Err: err}
+	}
+	r := &Runtime{
+		engine: eng,
+		opts:   o,
+		idle:   make(chan *instance, o.instances),
+		slots:  make(chan struct{}, o.instances),
+		live:   map[*instance]struct{}{},
+	}
+	r.slots <- struct{}{}
+	in, err := r.newInstance(ctx)
+	if err != nil {
+		eng.Close(ctx)
+		return nil, err
+	}
+	r.idle <- in
+	return r, nil
+}
+
+// Engine returns the name of the WebAssembly runtime in use.
+func (r *Runtime) Engine() string { return r.engine.Name() }
+
+// Close releases every instance and the compiled module. Calls still in
+// flight fail; later calls fail with code "closed".
+func (r *Runtime) Close(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.mu.Unlock()
+	for {
+		select {
+		case in := <-r.idle:
+			r.discard(ctx, in)
+			continue
+		default:
+		}
+		break
+	}
+	return r.engine.Close(ctx)
+}
+
+// instance is one module instance with the host's bookkeeping.
+type instance struct {
+	Instance
+	handles map[uint64]uint32 // program id -> guest handle
+	pending []uint64          // program ids closed since last use (guarded by Runtime.mu)
+	buf     uint32            // guest request buffer
+	bufCap  uint32
+	scratch []byte
+	stderr  *tail
+	flag    *uint32 // the guest's interrupt flag
+}
+
+func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
+	t := &tail{}
+	var w = &teeWriter{t: t}
+	if r.opts.stderr != nil {
+		w.f = r.opts.stderr
+	}
+	raw, err := r.engine.Instantiate(context.WithoutCancel(ctx), InstanceConfig{Args: []string{"celwasm"}, Stderr: w})
+	if err != nil {
+		return nil, &Error{Code: CodeTrap, Message: "instantiate: " + err.Error() + t.suffix(), Err: err}
+	}
+	in := &instance{Instance: raw, handles: map[uint64]uint32{}, stderr: t}
+	addr, err := raw.Call(ctx, ExportInterruptFlag)
+	if err == nil {
+		in.flag = raw.Flag(uint32(addr))
+	}
+	if err != nil || in.flag == nil {
+		raw.Close(ctx)
+		return nil, &Error{Code: CodeTrap, Message: fmt.Sprintf("instantiate: no interrupt flag (%v)", err), Err: err}
+	}
+	r.mu.Lock()
+	r.live[in] = struct{}{}
+	r.mu.Unlock()
+	return in, nil
+}
+
+func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
+	}
+	var in *instance
+	select {
+	case in = <-r.idle:
+	default:
+		select {
+		case in = <-r.idle:
+		case r.slots <- struct{}{}:
+			var err error
+			if in, err = r.newInstance(ctx); err != nil {
+				<-r.slots
+				return nil, err
+			}
+		case <-ctx.Done():
+			return nil, ctxError(ctx)
+		}
+	}
+	r.mu.Lock()
+	pending := in.pending
+	in.pending = nil
+	r.mu.Unlock()
+	for _, id := range pending {
+		if h, ok := in.handles[id]; ok {
+			delete(in.handles, id)
+			if _, err := in.Call(ctx, ExportFree, h); err != nil {
+				r.discard(ctx, in)
+				return r.acquire(ctx)
+			}
+		}
+	}
+	return in, nil
+}
+
+func (r *Runtime) release(in *instance) {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		r.discard(context.Background(), in)
+		return
+	}
+	r.idle <- in
+}
+
+func (r *Runtime) discard(ctx context.Context, in *instance) {
+	r.mu.Lock()
+	delete(r.live, in)
+	r.mu.Unlock()
+	in.Close(context.WithoutCancel(ctx))
+	<-r.slots
+}
+
+// call sends one request to an export that takes (ptr, len) and returns a
+// packed response, and copies the response out. On any failure of the
+// instance it is discarded and a typed error returned.
+func (r *Runtime) call(ctx context.Context, in *instance, fn Export, req []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxError(ctx)
+	}
+	n := uint32(len(req))
+	if uint64(len(req)) > uint64(^uint32(0)) {
+		return nil, &Error{Code: CodeInvalidArgument, Message: "request larger than 4 GiB"}
+	}
+	if n > in.bufCap {
+		newCap := max(n, 2*in.bufCap, 64<<10)
+		if in.bufCap > 0 {
+			if _, err := in.Call(ctx, ExportDealloc, in.buf); err != nil {
+				return nil, r.fail(ctx, in, err)
+			}
+		}
+		ptr, err := in.Call(ctx, ExportAlloc, newCap)
+		if err != nil {
+			in.bufCap = 0
+			return nil, r.fail(ctx, in, err)
+		}
+		in.buf, in.bufCap = uint32(ptr), newCap
+	}
+	mem := in.Memory()
+	if uint64(in.buf)+uint64(n) > uint64(len(mem)) {
+		return nil, r.fail(ctx, in, errors.New("request buffer outside guest memory"))
+	}
+	copy(mem[in.buf:], req)
+	atomic.StoreUint32(in.flag, 0)
+	var stop func() bool
+	if ctx.Done() != nil {
+		flag := in.flag
+		stop = context.AfterFunc(ctx, func() { atomic.StoreUint32(flag, 1) })
+	}
+	res, err := in.Call(ctx, fn, in.buf, n)
+	if stop != nil {
+		stop()
+	}
+	if err != nil {
+		return nil, r.fail(ctx, in, err)
+	}
+	ptr, size := uint32(res>>32), uint32(res)
+	mem = in.Memory()
+	if uint64(ptr)+uint64(size) > uint64(len(mem)) {
+		return nil, r.fail(ctx, in, fmt.Errorf("response [%d, +%d) outside guest memory", ptr, size))
+	}
+	return bytes.Clone(mem[ptr : ptr+size]), nil
+}
+
+// fail discards an instance after a failed call and builds the caller's error.
+func (r *Runtime) fail(ctx context.Context, in *instance, err error) error {
+	r.discard(ctx, in)
+	if ctx.Err() != nil {
+		return ctxError(ctx)
+	}
+	return &Error{Code: CodeTrap, Message: fmt.Sprintf("%s instance failed and was replaced: %v%s", r.engine.Name(), err, in.stderr.suffix()), Err: err}
+}
+
+func ctxError(ctx context.Context) error {
+	err := ctx.Err()
+	code := CodeCanceled
+	if errors.Is(err, context.DeadlineExceeded) {
+		code = CodeDeadlineExceeded
+	}
+	return &Error{Code: code, Message: err.Error(), Err: err}
+}
+
+// decodeError returns the *Error of an error response, or nil.
+func decodeError(resp []byte) error {
+	if !bytes.HasPrefix(resp, []byte(`{"error":`)) {
+		return nil
+	}
+	var e struct {
+		Error *Error `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &e); err != nil || e.Error == nil {
+		return &Error{Code: CodeInternal, Message: "malformed error response: " + string(resp)}
+	}
+	return e.Error
+}
+
+// VersionInfo describes the module and the runtime.
+type VersionInfo struct {
+	ABI                         int      `json:"abi"`
+	Module                      string   `json:"module"`
+	CELGo                       string   `json:"celGo"`
+	Kubernetes                  string   `json:"kubernetes"`
+	Go                          string   `json:"go"`
+	CompatibilityVersions       []string `json:"compatibilityVersions"`
+	DefaultCompatibilityVersion string   `json:"defaultCompatibilityVersion"`
+	Extensions                  []string `json:"extensions"`
+	DefaultCostLimit            uint64   `json:"defaultCostLimit"`
+	// ModuleSHA256 is the hex sha256 of the module bytes in use.
+	ModuleSHA256 string `json:"moduleSha256"`
+	// Engine is the WebAssembly runtime.
+	Engine string `json:"engine"`
+}
+
+// Version asks the module for its versions.
+func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
+	in, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := in.Call(ctx, ExportVersion)
+	if err != nil {
+		return nil, r.fail(ctx, in, err)
+	}
+	mem := in.Memory()
+	ptr, size := uint32(res>>32), uint32(res)
+	if uint64(ptr)+uint64(size) > uint64(len(mem)) {
+		return nil, r.fail(ctx, in, errors.New("version response outside guest memory"))
+	}
+	var v VersionInfo
+	err = json.Unmarshal(mem[ptr:ptr+size], &v)
+	r.release(in)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "version: " + err.Error()}
+	}
+	if bytes.Equal(r.opts.wasm, module.Bytes()) {
+		v.ModuleSHA256 = module.SHA256()
+	} else {
+		sum := sha256.Sum256(r.opts.wasm)
+		v.ModuleSHA256 = hex.EncodeToString(sum[:])
+	}
+	v.Engine = r.engine.Name()
+	return &v, nil
+}
+
+// tail keeps the last bytes a guest wrote to stderr, for trap messages.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 2048
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = t.buf[len(t.buf)-tailSize:]
+	}
+	t.mu.Unlock()
+	return len(p), nil
+}
+
+func (t *tail) suffix() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := bytes.TrimSpace(t.buf)
+	if len(s) == 0 {
+		return ""
+	}
+	return "; guest stderr: " + strconv.Quote(string(s))
+}
+
+type teeWriter struct {
+	t *tail
+	f *os.File
+}
+
+func (w *teeWriter) Write(p []byte) (int, error) {
+	w.t.Write(p)
+	if w.f != nil {
+		w.f.Write(p)
+	}
+	return len(p), nil
+}

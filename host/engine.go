@@ -1,0 +1,74 @@
+package celwasm
+
+import (
+	"context"
+	"io"
+)
+
+// Engine is a WebAssembly runtime that has compiled the celwasm module and
+// makes instances of it. The default is wazero (NewWazeroEngine); the
+// package github.com/celwasm/celwasm/host/wasmtime provides wasmtime-go.
+type Engine interface {
+	// Name identifies the runtime, e.g. "wazero" or "wasmtime".
+	Name() string
+	// Instantiate creates a fresh instance and runs its _initialize.
+	Instantiate(ctx context.Context, cfg InstanceConfig) (Instance, error)
+	// Close releases the compiled module.
+	Close(ctx context.Context) error
+}
+
+// InstanceConfig is what the runtime asks of every instance.
+type InstanceConfig struct {
+	// Args is the guest's argv; argv[0] must be set (klog reads it at init).
+	Args []string
+	// Stderr receives the guest's stderr (Go runtime fatal errors, klog).
+	Stderr io.Writer
+}
+
+// EngineConfig configures an Engine when it compiles the module.
+type EngineConfig struct {
+	// CacheDir holds the runtime's compiled-code cache; "" disables it.
+	CacheDir string
+	// MemoryLimitBytes caps each instance's linear memory, in bytes.
+	MemoryLimitBytes uint64
+}
+
+// Export names the module's exports.
+type Export int
+
+// The module's exports (docs/abi.md).
+const (
+	ExportAlloc Export = iota
+	ExportDealloc
+	ExportCompile
+	ExportEval
+	ExportFree
+	ExportVersion
+	ExportInterruptFlag
+	numExports
+)
+
+// ExportNames are the exports' names in the module.
+var ExportNames = [numExports]string{
+	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
+	"celwasm_interrupt_flag",
+}
+
+// Instance is one instantiated module: single threaded, one call at a time.
+// A call that traps, exits, or is interrupted by its context returns an
+// error, after which the instance must not be used again.
+type Instance interface {
+	// Call invokes an export with i32 arguments and returns its single
+	// result (0 for exports without one), zero-extended to uint64.
+	Call(ctx context.Context, fn Export, args ...uint32) (uint64, error)
+	// Memory returns a view of the guest's linear memory, valid until the
+	// next Call (memory may grow and move).
+	Memory() []byte
+	// Flag returns a pointer to the 4-byte word at addr in linear memory
+	// that stays valid, and does not move, for the instance's lifetime. The
+	// host stores to it atomically from another goroutine while Call runs,
+	// to interrupt an evaluation (see the celwasm_interrupt_flag export).
+	Flag(addr uint32) *uint32
+	// Close releases the instance.
+	Close(ctx context.Context) error
+}

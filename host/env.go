@@ -1,0 +1,163 @@
+package celwasm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strconv"
+)
+
+// EnvSpec is the "env" object of the compile request (docs/abi.md).
+type EnvSpec struct {
+	Base                 string         `json:"base,omitempty"`
+	CompatibilityVersion string         `json:"compatibilityVersion,omitempty"`
+	EnvType              string         `json:"envType,omitempty"`
+	Extensions           []ExtensionRef `json:"extensions,omitempty"`
+	Variables            []VariableDecl `json:"variables,omitempty"`
+	Container            string         `json:"container,omitempty"`
+	DisableTypeCheck     bool           `json:"disableTypeCheck,omitempty"`
+	DisableMacros        bool           `json:"disableMacros,omitempty"`
+}
+
+// ExtensionRef names a cel-go extension and its version ("" = latest).
+type ExtensionRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// VariableDecl declares a variable with a CEL type name such as "int",
+// "list(string)", "map(string, dyn)" or "google.protobuf.Timestamp".
+type VariableDecl struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// EnvOption configures an Env.
+type EnvOption func(*EnvSpec)
+
+// Variable declares a variable. The declared type also decides how plain
+// JSON in activations converts (docs/value-encoding.md).
+func Variable(name, typeName string) EnvOption {
+	return func(s *EnvSpec) { s.Variables = append(s.Variables, VariableDecl{Name: name, Type: typeName}) }
+}
+
+// Container sets the namespace in which identifiers resolve.
+func Container(name string) EnvOption { return func(s *EnvSpec) { s.Container = name } }
+
+// CompatibilityVersion selects the Kubernetes compatibility version of the
+// base environment ("1.30" ... "1.37"; default: the newest), as
+// kube-apiserver's --emulated-version/compatibility version would.
+func CompatibilityVersion(v string) EnvOption { return func(s *EnvSpec) { s.CompatibilityVersion = v } }
+
+// StoredExpressions selects kube-apiserver's StoredExpressions environment
+// (every library, whatever the compatibility version), used for expressions
+// already persisted; the default is NewExpressions.
+func StoredExpressions() EnvOption { return func(s *EnvSpec) { s.EnvType = "StoredExpressions" } }
+
+// BaseCEL uses cel-go's standard environment (with optional types) instead
+// of the Kubernetes base environment.
+func BaseCEL() EnvOption { return func(s *EnvSpec) { s.Base = "cel" } }
+
+// Extension adds a cel-go extension (bindings, encoders, lists, math,
+// protos, sets, strings, two-var-comprehensions) at its latest version, or
+// at the given version.
+func Extension(name string, version ...uint32) EnvOption {
+	return func(s *EnvSpec) {
+		ref := ExtensionRef{Name: name}
+		if len(version) > 0 {
+			ref.Version = strconv.FormatUint(uint64(version[0]), 10)
+		}
+		s.Extensions = append(s.Extensions, ref)
+	}
+}
+
+// DisableTypeCheck compiles without the type checker (parse only).
+func DisableTypeCheck() EnvOption { return func(s *EnvSpec) { s.DisableTypeCheck = true } }
+
+// DisableMacros turns off the macros (has, all, exists, exists_one, map, filter).
+func DisableMacros() EnvOption { return func(s *EnvSpec) { s.DisableMacros = true } }
+
+// WithSpec replaces the whole specification.
+func WithSpec(spec EnvSpec) EnvOption { return func(s *EnvSpec) { *s = spec } }
+
+// Env is a CEL environment description. It is built inside the module when
+// a program is first compiled with it, and cached there.
+type Env struct {
+	rt   *Runtime
+	Spec EnvSpec
+}
+
+// NewEnv returns an environment; errors in it (an unknown extension, a bad
+// type name) are reported by Compile with code "invalid_env".
+func (r *Runtime) NewEnv(opts ...EnvOption) *Env {
+	e := &Env{rt: r}
+	for _, o := range opts {
+		o(&e.Spec)
+	}
+	return e
+}
+
+// CostEstimate is the static cost estimate of a checked expression, in cost
+// units (cel-go's estimator with kube-apiserver's library costs). Without
+// size information on declarations, Max may be as large as 2^64-1.
+type CostEstimate struct {
+	Min uint64 `json:"min"`
+	Max uint64 `json:"max"`
+}
+
+type compileResponse struct {
+	Program      uint32        `json:"program"`
+	OutputType   string        `json:"outputType"`
+	CostEstimate *CostEstimate `json:"costEstimate"`
+}
+
+// Compile parses and type-checks expr. A failure is an *Error: code
+// "compile_error" with Issues (line, column, caret snippet), or
+// "invalid_env".
+func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
+	req, err := json.Marshal(struct {
+		Expression string  `json:"expression"`
+		Env        EnvSpec `json:"env"`
+	}{expr, e.Spec})
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidArgument, Message: err.Error()}
+	}
+	r := e.rt
+	in, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := r.call(ctx, in, ExportCompile, req)
+	if err != nil {
+		return nil, err
+	}
+	defer r.release(in)
+	if err := decodeError(resp); err != nil {
+		return nil, err
+	}
+	var cr compileResponse
+	if err := json.Unmarshal(resp, &cr); err != nil {
+		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("compile response: %v", err)}
+	}
+	p := &Program{
+		rt:           r,
+		id:           r.nextProgram.Add(1),
+		compileReq:   req,
+		Expression:   expr,
+		OutputType:   cr.OutputType,
+		CostEstimate: cr.CostEstimate,
+	}
+	in.handles[p.id] = cr.Program
+	runtime.AddCleanup(p, func(id uint64) { r.freeProgram(id) }, p.id)
+	return p, nil
+}
+
+// freeProgram queues the program's handles for release in every instance.
+func (r *Runtime) freeProgram(id uint64) {
+	r.mu.Lock()
+	for in := range r.live {
+		in.pending = append(in.pending, id)
+	}
+	r.mu.Unlock()
+}

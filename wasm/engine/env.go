@@ -1,0 +1,325 @@
+// Package engine is celwasm's CEL engine: cel-go configured as kube-apiserver
+// configures it, compiled programs, lazy JSON activations and the canonical
+// result encoding. It is host-agnostic: the WebAssembly module (wasm/module)
+// wraps it behind the JSON ABI, and the same code runs natively in tests and
+// benchmarks.
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/ext"
+	"k8s.io/apimachinery/pkg/util/version"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
+)
+
+// Base environment names.
+const (
+	// BaseKubernetes is kube-apiserver's versioned base environment
+	// (k8s.io/apiserver/pkg/cel/environment).
+	BaseKubernetes = "kubernetes"
+	// BaseCEL is cel-go's standard environment with optional types, the
+	// environment of the cel-spec conformance tests.
+	BaseCEL = "cel"
+)
+
+// Environment types, as kube-apiserver names them.
+const (
+	NewExpressions    = string(environment.NewExpressions)
+	StoredExpressions = string(environment.StoredExpressions)
+)
+
+// DefaultCostLimit is kube-apiserver's PerCallLimit, in cost units.
+const DefaultCostLimit = uint64(celconfig.PerCallLimit)
+
+// MinCompatibilityVersion and MaxCompatibilityVersion bound the Kubernetes
+// compatibility versions ("1.30" ... "1.37") a request may name.
+var (
+	MinCompatibilityVersion = version.MajorMinor(1, 30)
+	MaxCompatibilityVersion = version.MajorMinor(1, 37)
+)
+
+// CompatibilityVersions lists the accepted compatibility versions, oldest first.
+func CompatibilityVersions() []string {
+	var out []string
+	for m := MinCompatibilityVersion.Minor(); m <= MaxCompatibilityVersion.Minor(); m++ {
+		out = append(out, "1."+strconv.Itoa(int(m)))
+	}
+	return out
+}
+
+// Extensions lists the cel-go extension names an EnvSpec may request.
+var Extensions = []string{"bindings", "encoders", "lists", "math", "protos", "sets", "strings", "two-var-comprehensions"}
+
+// EnvSpec describes a CEL environment: the base, the Kubernetes compatibility
+// version, extensions, declarations and parser/checker options. Its JSON form
+// is the "env" object of the compile request (docs/abi.md).
+type EnvSpec struct {
+	// Base is "kubernetes" (default) or "cel".
+	Base string `json:"base,omitempty"`
+	// CompatibilityVersion is a Kubernetes minor version such as "1.34";
+	// default: the newest known. Only for the kubernetes base.
+	CompatibilityVersion string `json:"compatibilityVersion,omitempty"`
+	// EnvType is "NewExpressions" (default) or "StoredExpressions".
+	EnvType string `json:"envType,omitempty"`
+	// Extensions are cel-go extensions added on top of the base.
+	Extensions []ExtensionSpec `json:"extensions,omitempty"`
+	// Variables are the variable declarations.
+	Variables []VariableSpec `json:"variables,omitempty"`
+	// Container is the namespace used to resolve identifiers.
+	Container string `json:"container,omitempty"`
+	// DisableTypeCheck compiles without the checker (parse only).
+	DisableTypeCheck bool `json:"disableTypeCheck,omitempty"`
+	// DisableMacros turns off all macros (has, all, exists, map, ...).
+	DisableMacros bool `json:"disableMacros,omitempty"`
+}
+
+// ExtensionSpec names a cel-go extension and its version ("latest" when empty).
+// Its JSON form is either the name alone ("math") or {"name":"strings","version":3}.
+type ExtensionSpec struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// UnmarshalJSON accepts "name" or {"name":..., "version": N|"N"|"latest"}.
+func (e *ExtensionSpec) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err == nil {
+		*e = ExtensionSpec{Name: name}
+		return nil
+	}
+	var obj struct {
+		Name    string          `json:"name"`
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return fmt.Errorf("extension: want a name or {\"name\",\"version\"}: %w", err)
+	}
+	e.Name = obj.Name
+	e.Version = ""
+	if len(obj.Version) > 0 && string(obj.Version) != "null" {
+		var s string
+		if err := json.Unmarshal(obj.Version, &s); err == nil {
+			e.Version = s
+		} else {
+			var n uint32
+			if err := json.Unmarshal(obj.Version, &n); err != nil {
+				return fmt.Errorf("extension %q: version must be a non-negative integer or \"latest\"", obj.Name)
+			}
+			e.Version = strconv.FormatUint(uint64(n), 10)
+		}
+	}
+	return nil
+}
+
+// VariableSpec declares a variable by name and CEL type name.
+type VariableSpec struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Env is a constructed CEL environment with its declarations resolved.
+type Env struct {
+	Spec   EnvSpec
+	cel    *cel.Env
+	k8s    bool
+	estim  checker.CostEstimator
+	// varTypes maps declared variable names to their CEL types; they
+	// drive activation conversions (docs/value-encoding.md).
+	varTypes map[string]*cel.Type
+}
+
+// CEL returns the underlying cel-go environment.
+func (e *Env) CEL() *cel.Env { return e.cel }
+
+// NewEnv builds the environment a spec describes. Errors are *Error with
+// code "invalid_env".
+func NewEnv(spec EnvSpec) (*Env, error) {
+	if spec.Base == "" {
+		spec.Base = BaseKubernetes
+	}
+	if spec.EnvType == "" {
+		spec.EnvType = NewExpressions
+	}
+	if spec.EnvType != NewExpressions && spec.EnvType != StoredExpressions {
+		return nil, envErr("envType must be %q or %q, got %q", NewExpressions, StoredExpressions, spec.EnvType)
+	}
+	var opts []cel.EnvOption
+	if spec.Container != "" {
+		opts = append(opts, cel.Container(spec.Container))
+	}
+	if spec.DisableMacros {
+		opts = append(opts, cel.ClearMacros())
+	}
+	extOpts, err := extensionOptions(spec.Extensions)
+	if err != nil {
+		return nil, err
+	}
+
+	e := &Env{varTypes: map[string]*cel.Type{}}
+	var base *cel.Env
+	switch spec.Base {
+	case BaseKubernetes:
+		ver, err := ParseCompatibilityVersion(spec.CompatibilityVersion)
+		if err != nil {
+			return nil, err
+		}
+		spec.CompatibilityVersion = fmt.Sprintf("%d.%d", ver.Major(), ver.Minor())
+		set := environment.MustBaseEnvSet(ver)
+		baseEnv, _ := set.Env(environment.Type(spec.EnvType))
+		for _, x := range spec.Extensions {
+			if lib := extensionLibraryName(x.Name); baseEnv.HasLibrary(lib) {
+				return nil, envErr("extension %q is already part of the Kubernetes base environment (%s, %s); it cannot be added again", x.Name, spec.CompatibilityVersion, spec.EnvType)
+			}
+		}
+		set, err = set.Extend(environment.VersionedOptions{
+			IntroducedVersion: version.MajorMinor(1, 0),
+			EnvOptions:        append(extOpts, opts...),
+		})
+		if err != nil {
+			return nil, envErr("%v", err)
+		}
+		base, _ = set.Env(environment.Type(spec.EnvType))
+		e.k8s = true
+		e.estim = &library.CostEstimator{}
+	case BaseCEL:
+		if spec.CompatibilityVersion != "" {
+			return nil, envErr("compatibilityVersion applies to the kubernetes base only")
+		}
+		all := append([]cel.EnvOption{
+			cel.OptionalTypes(),
+			cel.EagerlyValidateDeclarations(true),
+			cel.DefaultUTCTimeZone(true),
+		}, extOpts...)
+		all = append(all, opts...)
+		base, err = cel.NewEnv(all...)
+		if err != nil {
+			return nil, envErr("%v", err)
+		}
+		e.estim = nilEstimator{}
+	default:
+		return nil, envErr("base must be %q or %q, got %q", BaseKubernetes, BaseCEL, spec.Base)
+	}
+
+	var vars []cel.EnvOption
+	seen := map[string]bool{}
+	for _, v := range spec.Variables {
+		if v.Name == "" {
+			return nil, envErr("variable declaration without a name")
+		}
+		if seen[v.Name] {
+			return nil, envErr("variable %q declared twice", v.Name)
+		}
+		seen[v.Name] = true
+		t, err := ResolveType(v.Type, base.CELTypeProvider())
+		if err != nil {
+			return nil, envErr("variable %q: %v", v.Name, err)
+		}
+		e.varTypes[v.Name] = t
+		vars = append(vars, cel.Variable(v.Name, t))
+	}
+	if len(vars) > 0 {
+		base, err = base.Extend(vars...)
+		if err != nil {
+			return nil, envErr("%v", err)
+		}
+	}
+	e.cel = base
+	e.Spec = spec
+	return e, nil
+}
+
+// ParseCompatibilityVersion parses "1.N" (empty: the newest known) and checks
+// it against the supported range.
+func ParseCompatibilityVersion(s string) (*version.Version, error) {
+	if s == "" {
+		return MaxCompatibilityVersion, nil
+	}
+	v, err := version.ParseMajorMinor(strings.TrimPrefix(s, "v"))
+	if err != nil || len(v.Components()) != 2 {
+		return nil, envErr("compatibilityVersion %q: want MAJOR.MINOR such as %q", s, "1.34")
+	}
+	if v.LessThan(MinCompatibilityVersion) || v.GreaterThan(MaxCompatibilityVersion) {
+		return nil, envErr("compatibilityVersion %q is not supported; supported: %s", s, strings.Join(CompatibilityVersions(), ", "))
+	}
+	return v, nil
+}
+
+func extensionLibraryName(name string) string {
+	switch name {
+	case "bindings":
+		return "cel.lib.ext.cel.bindings"
+	case "two-var-comprehensions":
+		return "cel.lib.ext.comprev2"
+	}
+	return "cel.lib.ext." + name
+}
+
+func extensionOptions(exts []ExtensionSpec) ([]cel.EnvOption, error) {
+	var opts []cel.EnvOption
+	seen := map[string]bool{}
+	for _, x := range exts {
+		known := false
+		for _, n := range Extensions {
+			known = known || n == x.Name
+		}
+		if !known {
+			return nil, envErr("unknown extension %q; known: %s", x.Name, strings.Join(Extensions, ", "))
+		}
+		if seen[x.Name] {
+			return nil, envErr("extension %q requested twice", x.Name)
+		}
+		seen[x.Name] = true
+		ver := x.Version
+		if ver == "" {
+			ver = "latest"
+		}
+		cfg := env.NewExtension(x.Name, 0)
+		cfg.Version = ver
+		if _, err := cfg.VersionNumber(); err != nil {
+			return nil, envErr("%v", err)
+		}
+		opt, ok := ext.ExtensionOptionFactory(cfg)
+		if !ok {
+			return nil, envErr("unknown extension %q", x.Name)
+		}
+		opts = append(opts, opt)
+	}
+	return opts, nil
+}
+
+// nilEstimator gives cel-go's default estimates (no size hints, no custom
+// function costs); used for the plain cel base.
+type nilEstimator struct{}
+
+func (nilEstimator) EstimateSize(checker.AstNode) *checker.SizeEstimate { return nil }
+func (nilEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// programOptions are the options every program of this environment gets on
+// top of those the base environment carries.
+func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
+	if e.k8s {
+		// The base env already has OptOptimize, OptTrackCost and the
+		// library cost tracker; the per-call limit and the interrupt
+		// check are ours (later options win).
+		return []cel.ProgramOption{
+			cel.CostLimit(costLimit),
+			cel.CostTracking(interruptingEstimator{inner: &library.CostEstimator{}}),
+		}
+	}
+	return []cel.ProgramOption{
+		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
+		cel.CostLimit(costLimit),
+		cel.CostTracking(interruptingEstimator{}),
+	}
+}

@@ -1,0 +1,520 @@
+package engine
+
+import (
+	"encoding/base64"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/tidwall/gjson"
+)
+
+// converter turns JSON (gjson results over the raw activation bytes) into CEL
+// values of a declared type, lazily: objects and arrays become jsonMap and
+// jsonList values that index their members only when the expression looks.
+// The rules are written down in docs/value-encoding.md.
+type converter struct {
+	adapter types.Adapter
+}
+
+func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
+	if t == nil {
+		return c.natural(r)
+	}
+	if r.Type == gjson.Null && t.IsAssignableType(types.NullType) && t.Kind() != types.DynKind && t.Kind() != types.AnyKind {
+		// null for a nullable (wrapper) type, or a declared null_type.
+		return types.NullValue
+	}
+	switch t.Kind() {
+	case types.DynKind, types.AnyKind, types.TypeParamKind:
+		return c.natural(r)
+	case types.BoolKind:
+		if r.Type == gjson.True || r.Type == gjson.False {
+			return types.Bool(r.Type == gjson.True)
+		}
+	case types.IntKind:
+		switch r.Type {
+		case gjson.Number:
+			if i, ok := jsonInt(r.Raw); ok {
+				return types.Int(i)
+			}
+			return types.NewErr("activation: %s does not convert to int", r.Raw)
+		case gjson.String:
+			if i, err := strconv.ParseInt(r.Str, 10, 64); err == nil {
+				return types.Int(i)
+			}
+			return types.NewErr("activation: string %q does not convert to int", r.Str)
+		}
+	case types.UintKind:
+		switch r.Type {
+		case gjson.Number, gjson.String:
+			s := r.Raw
+			if r.Type == gjson.String {
+				s = r.Str
+			}
+			if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+				return types.Uint(u)
+			}
+			if f, err := strconv.ParseFloat(s, 64); err == nil && r.Type == gjson.Number && f >= 0 && f < 18446744073709551616.0 && f == math.Trunc(f) {
+				return types.Uint(uint64(f))
+			}
+			return types.NewErr("activation: %s does not convert to uint", r.Raw)
+		}
+	case types.DoubleKind:
+		switch r.Type {
+		case gjson.Number:
+			f, _ := strconv.ParseFloat(r.Raw, 64)
+			return types.Double(f)
+		case gjson.String:
+			switch r.Str {
+			case "NaN":
+				return types.Double(math.NaN())
+			case "Infinity", "+Infinity":
+				return types.Double(math.Inf(1))
+			case "-Infinity":
+				return types.Double(math.Inf(-1))
+			}
+			if f, err := strconv.ParseFloat(r.Str, 64); err == nil {
+				return types.Double(f)
+			}
+			return types.NewErr("activation: string %q does not convert to double", r.Str)
+		}
+	case types.StringKind:
+		if r.Type == gjson.String {
+			return types.String(r.Str)
+		}
+	case types.BytesKind:
+		if r.Type == gjson.String {
+			if b, err := decodeBase64(r.Str); err == nil {
+				return types.Bytes(b)
+			}
+			return types.NewErr("activation: string %q is not base64 for bytes", truncate(r.Str))
+		}
+	case types.TimestampKind:
+		if r.Type == gjson.String {
+			return types.String(r.Str).ConvertToType(types.TimestampType)
+		}
+	case types.DurationKind:
+		if r.Type == gjson.String {
+			return types.String(r.Str).ConvertToType(types.DurationType)
+		}
+	case types.NullTypeKind:
+		if r.Type == gjson.Null {
+			return types.NullValue
+		}
+	case types.ListKind:
+		if r.IsArray() {
+			return &jsonList{conv: c, raw: r, elem: t.Parameters()[0]}
+		}
+	case types.MapKind:
+		if r.IsObject() {
+			return newJSONMap(c, r, t.Parameters()[0], t.Parameters()[1])
+		}
+	case types.OpaqueKind:
+		if t.TypeName() == "optional_type" {
+			if r.Type == gjson.Null {
+				return types.OptionalNone
+			}
+			v := c.convert(r, t.Parameters()[0])
+			if types.IsError(v) {
+				return v
+			}
+			return types.OptionalOf(v)
+		}
+		return types.NewErr("activation: values of type %s cannot be given as plain JSON", t.TypeName())
+	default:
+		return types.NewErr("activation: values of type %s cannot be given as plain JSON", t.TypeName())
+	}
+	return types.NewErr("activation: JSON %s does not convert to %s", jsonKind(r), t.String())
+}
+
+// natural maps JSON to CEL without a declared type: integral numbers that
+// fit int64 become int, other numbers double.
+func (c *converter) natural(r gjson.Result) ref.Val {
+	switch r.Type {
+	case gjson.Null:
+		return types.NullValue
+	case gjson.True:
+		return types.True
+	case gjson.False:
+		return types.False
+	case gjson.String:
+		return types.String(r.Str)
+	case gjson.Number:
+		if isIntegerToken(r.Raw) {
+			if i, err := strconv.ParseInt(r.Raw, 10, 64); err == nil {
+				return types.Int(i)
+			}
+		}
+		f, _ := strconv.ParseFloat(r.Raw, 64)
+		return types.Double(f)
+	}
+	if r.IsObject() {
+		return newJSONMap(c, r, types.StringType, types.DynType)
+	}
+	if r.IsArray() {
+		return &jsonList{conv: c, raw: r, elem: types.DynType}
+	}
+	return types.NewErr("activation: unexpected JSON %q", truncate(r.Raw))
+}
+
+func isIntegerToken(s string) bool {
+	return !strings.ContainsAny(s, ".eE")
+}
+
+// jsonInt reads a JSON number as int64: integer tokens, and other tokens
+// whose value is integral and in range (1.0, 1e3).
+func jsonInt(s string) (int64, bool) {
+	if isIntegerToken(s) {
+		i, err := strconv.ParseInt(s, 10, 64)
+		return i, err == nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func decodeBase64(s string) ([]byte, error) {
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	if b, err := base64.URLEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawURLEncoding.DecodeString(s)
+}
+
+func jsonKind(r gjson.Result) string {
+	switch r.Type {
+	case gjson.Null:
+		return "null"
+	case gjson.True, gjson.False:
+		return "bool"
+	case gjson.Number:
+		return "number " + truncate(r.Raw)
+	case gjson.String:
+		return "string " + strconv.Quote(truncate(r.Str))
+	}
+	if r.IsArray() {
+		return "array"
+	}
+	return "object"
+}
+
+func truncate(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// jsonList is a CEL list over a JSON array. Elements are indexed and
+// converted on first use; cel-go's list implementation does the rest.
+type jsonList struct {
+	conv *converter
+	raw  gjson.Result
+	elem *types.Type
+	list traits.Lister
+}
+
+func (l *jsonList) get() traits.Lister {
+	if l.list == nil {
+		var vals []ref.Val
+		l.raw.ForEach(func(_, v gjson.Result) bool {
+			vals = append(vals, l.conv.convert(v, l.elem))
+			return true
+		})
+		if vals == nil {
+			vals = []ref.Val{}
+		}
+		l.list = types.NewRefValList(l.conv.adapter, vals)
+	}
+	return l.list
+}
+
+func (l *jsonList) ConvertToNative(t reflect.Type) (any, error) { return l.get().ConvertToNative(t) }
+func (l *jsonList) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.ListType:
+		return l
+	case types.TypeType:
+		return types.ListType
+	}
+	return l.get().ConvertToType(t)
+}
+func (l *jsonList) Equal(o ref.Val) ref.Val          { return l.get().Equal(o) }
+func (l *jsonList) Type() ref.Type                   { return types.ListType }
+func (l *jsonList) Value() any                       { return l.get().Value() }
+func (l *jsonList) Add(o ref.Val) ref.Val            { return l.get().Add(o) }
+func (l *jsonList) Contains(v ref.Val) ref.Val       { return l.get().Contains(v) }
+func (l *jsonList) Get(i ref.Val) ref.Val            { return l.get().Get(i) }
+func (l *jsonList) Iterator() traits.Iterator        { return l.get().Iterator() }
+func (l *jsonList) Size() ref.Val                    { return l.get().Size() }
+func (l *jsonList) IsZeroValue() bool                { return l.get().Size() == types.IntZero }
+func (l *jsonList) String() string                   { return l.get().(interface{ String() string }).String() }
+func (l *jsonList) Fold(f traits.Folder)             { types.ToFoldableList(l.get()).Fold(f) }
+
+// jsonMap is a CEL map over a JSON object. Members are indexed on first use
+// (duplicate keys: the last wins, as with encoding/json), values converted
+// on first access, and iteration follows document order.
+type jsonMap struct {
+	conv   *converter
+	raw    gjson.Result
+	keyT   *types.Type
+	valT   *types.Type
+	index  *objIndex
+	keyErr ref.Val
+}
+
+type mapEntry struct {
+	key  string
+	kval ref.Val // the key as a CEL value (string, or int/uint/bool for typed keys)
+	raw  gjson.Result
+	val  ref.Val
+}
+
+// objIndex lists an object's members; small objects are searched linearly.
+type objIndex struct {
+	entries []mapEntry
+	byKey   map[string]int
+}
+
+const linearLimit = 8
+
+func buildIndex(raw gjson.Result) *objIndex {
+	idx := &objIndex{}
+	raw.ForEach(func(k, v gjson.Result) bool {
+		key := k.Str
+		if i, ok := idx.find(key); ok {
+			idx.entries[i].raw = v
+			return true
+		}
+		idx.entries = append(idx.entries, mapEntry{key: key, raw: v})
+		if idx.byKey != nil {
+			idx.byKey[key] = len(idx.entries) - 1
+		} else if len(idx.entries) > linearLimit {
+			idx.byKey = make(map[string]int, len(idx.entries)*2)
+			for i := range idx.entries {
+				idx.byKey[idx.entries[i].key] = i
+			}
+		}
+		return true
+	})
+	return idx
+}
+
+func (idx *objIndex) find(key string) (int, bool) {
+	if idx.byKey != nil {
+		i, ok := idx.byKey[key]
+		return i, ok
+	}
+	for i := range idx.entries {
+		if idx.entries[i].key == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func newJSONMap(c *converter, r gjson.Result, keyT, valT *types.Type) *jsonMap {
+	return &jsonMap{conv: c, raw: r, keyT: keyT, valT: valT}
+}
+
+func (m *jsonMap) idx() *objIndex {
+	if m.index == nil {
+		m.index = buildIndex(m.raw)
+		for i := range m.index.entries {
+			e := &m.index.entries[i]
+			e.kval = m.keyValue(e.key)
+			if types.IsError(e.kval) && m.keyErr == nil {
+				m.keyErr = e.kval
+			}
+		}
+	}
+	return m.index
+}
+
+func (m *jsonMap) keyValue(k string) ref.Val {
+	switch m.keyT.Kind() {
+	case types.IntKind:
+		if i, err := strconv.ParseInt(k, 10, 64); err == nil {
+			return types.Int(i)
+		}
+		return types.NewErr("activation: map key %q does not convert to int", truncate(k))
+	case types.UintKind:
+		if u, err := strconv.ParseUint(k, 10, 64); err == nil {
+			return types.Uint(u)
+		}
+		return types.NewErr("activation: map key %q does not convert to uint", truncate(k))
+	case types.BoolKind:
+		if b, err := strconv.ParseBool(k); err == nil && (k == "true" || k == "false") {
+			return types.Bool(b)
+		}
+		return types.NewErr("activation: map key %q does not convert to bool", truncate(k))
+	}
+	return types.String(k)
+}
+
+func (m *jsonMap) value(e *mapEntry) ref.Val {
+	if e.val == nil {
+		e.val = m.conv.convert(e.raw, m.valT)
+	}
+	return e.val
+}
+
+// Find implements traits.Mapper.
+func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
+	idx := m.idx()
+	if m.keyErr != nil {
+		return m.keyErr, false
+	}
+	switch k := key.(type) {
+	case types.String:
+		if m.keyT.Kind() == types.StringKind || m.keyT.Kind() == types.DynKind {
+			if i, ok := idx.find(string(k)); ok {
+				return m.value(&idx.entries[i]), true
+			}
+		}
+		return nil, false
+	case *types.Err, *types.Unknown:
+		return k, false
+	}
+	if m.keyT.Kind() == types.StringKind || m.keyT.Kind() == types.DynKind {
+		return nil, false
+	}
+	for i := range idx.entries {
+		if types.Equal(idx.entries[i].kval, key) == types.True {
+			return m.value(&idx.entries[i]), true
+		}
+	}
+	return nil, false
+}
+
+func (m *jsonMap) Get(key ref.Val) ref.Val {
+	v, found := m.Find(key)
+	if !found {
+		return types.ValOrErr(v, "no such key: %v", key)
+	}
+	return v
+}
+
+func (m *jsonMap) Contains(key ref.Val) ref.Val {
+	v, found := m.Find(key)
+	if !found && v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+
+func (m *jsonMap) Size() ref.Val { return types.Int(len(m.idx().entries)) }
+
+func (m *jsonMap) IsZeroValue() bool { return len(m.idx().entries) == 0 }
+
+func (m *jsonMap) Type() ref.Type { return types.MapType }
+
+func (m *jsonMap) Iterator() traits.Iterator {
+	return &mapKeyIterator{m: m, idx: m.idx()}
+}
+
+func (m *jsonMap) Fold(f traits.Folder) {
+	idx := m.idx()
+	for i := range idx.entries {
+		if !f.FoldEntry(idx.entries[i].kval, m.value(&idx.entries[i])) {
+			return
+		}
+	}
+}
+
+func (m *jsonMap) materialize() traits.Mapper {
+	idx := m.idx()
+	vals := make(map[ref.Val]ref.Val, len(idx.entries))
+	for i := range idx.entries {
+		vals[idx.entries[i].kval] = m.value(&idx.entries[i])
+	}
+	return types.NewRefValMap(m.conv.adapter, vals)
+}
+
+func (m *jsonMap) ConvertToNative(t reflect.Type) (any, error) {
+	if m.keyErr != nil {
+		return nil, m.keyErr.(*types.Err)
+	}
+	return m.materialize().ConvertToNative(t)
+}
+
+func (m *jsonMap) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return m
+	case types.TypeType:
+		return types.MapType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", types.MapType, t)
+}
+
+// Equal follows cel-go's map equality: same size, and every key of this map
+// found in the other with an equal value.
+func (m *jsonMap) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Mapper)
+	if !ok {
+		return types.False
+	}
+	idx := m.idx()
+	if types.Int(len(idx.entries)) != o.Size() {
+		return types.False
+	}
+	for i := range idx.entries {
+		ov, found := o.Find(idx.entries[i].kval)
+		if !found {
+			return types.False
+		}
+		if types.Equal(m.value(&idx.entries[i]), ov) == types.False {
+			return types.False
+		}
+	}
+	return types.True
+}
+
+func (m *jsonMap) Value() any { return m.materialize().Value() }
+
+func (m *jsonMap) String() string { return m.materialize().(interface{ String() string }).String() }
+
+type mapKeyIterator struct {
+	m   *jsonMap
+	idx *objIndex
+	i   int
+}
+
+func (it *mapKeyIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.idx.entries)) }
+func (it *mapKeyIterator) Next() ref.Val {
+	if it.i >= len(it.idx.entries) {
+		return nil
+	}
+	k := it.idx.entries[it.i].kval
+	it.i++
+	return k
+}
+func (it *mapKeyIterator) ConvertToNative(reflect.Type) (any, error) {
+	return nil, errIterator
+}
+func (it *mapKeyIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("type conversion on iterators not supported") }
+func (it *mapKeyIterator) Equal(ref.Val) ref.Val          { return types.NewErr("equality on iterators not supported") }
+func (it *mapKeyIterator) Type() ref.Type                 { return types.IteratorType }
+func (it *mapKeyIterator) Value() any                     { return nil }
+
+var errIterator = &Error{Code: CodeInternal, Message: "type conversion on iterators not supported"}
+
+var (
+	_ traits.Mapper   = (*jsonMap)(nil)
+	_ traits.Foldable = (*jsonMap)(nil)
+	_ traits.Lister   = (*jsonList)(nil)
+	_ traits.Zeroer   = (*jsonMap)(nil)
+)

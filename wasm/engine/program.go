@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+)
+
+// CostEstimate is cel-go's static cost estimate of a checked expression, in
+// cost units, computed with the environment's estimator (kube-apiserver's
+// library cost estimator for the kubernetes base). Without size hints on the
+// declarations, sizes are unbounded and Max can be as large as 2^64-1.
+type CostEstimate struct {
+	Min uint64 `json:"min"`
+	Max uint64 `json:"max"`
+}
+
+// Program is a compiled expression: the checked (or parsed) AST and the
+// cel-go programs planned from it, one per cost limit in use.
+type Program struct {
+	Env          *Env
+	Expression   string
+	AST          *cel.Ast
+	OutputType   string
+	CostEstimate *CostEstimate
+	progs        map[uint64]cel.Program
+}
+
+// maxPlannedLimits bounds how many distinct cost limits a program keeps a
+// planned cel.Program for.
+const maxPlannedLimits = 8
+
+// Compile parses and (unless the environment disables it) type-checks expr.
+// A failure is an *Error with code compile_error and every issue.
+func (e *Env) Compile(expr string) (*Program, error) {
+	if !utf8.ValidString(expr) {
+		return nil, newErr(CodeCompile, "expression is not valid UTF-8")
+	}
+	var ast *cel.Ast
+	var iss *cel.Issues
+	if e.Spec.DisableTypeCheck {
+		ast, iss = e.cel.Parse(expr)
+	} else {
+		ast, iss = e.cel.Compile(expr)
+	}
+	if iss != nil && iss.Err() != nil {
+		return nil, compileError(expr, iss)
+	}
+	p := &Program{Env: e, Expression: expr, AST: ast, progs: map[uint64]cel.Program{}}
+	if ast.IsChecked() {
+		p.OutputType = cel.FormatCELType(ast.OutputType())
+		est, err := e.cel.EstimateCost(ast, e.estim)
+		if err == nil {
+			p.CostEstimate = &CostEstimate{Min: est.Min, Max: est.Max}
+		}
+	} else {
+		p.OutputType = "dyn"
+	}
+	if _, err := p.program(DefaultCostLimit); err != nil {
+		return nil, &Error{Code: CodeCompile, Message: err.Error()}
+	}
+	return p, nil
+}
+
+func compileError(expr string, iss *cel.Issues) *Error {
+	src := common.NewTextSource(expr)
+	out := &Error{Code: CodeCompile, Message: iss.String()}
+	for _, e := range iss.Errors() {
+		out.Issues = append(out.Issues, Issue{
+			Line:    e.Location.Line(),
+			Column:  e.Location.Column() + 1,
+			Message: e.Message,
+			Snippet: e.ToDisplayString(src),
+		})
+	}
+	return out
+}
+
+func (p *Program) program(limit uint64) (cel.Program, error) {
+	if prg, ok := p.progs[limit]; ok {
+		return prg, nil
+	}
+	prg, err := p.Env.cel.Program(p.AST, p.Env.programOptions(limit)...)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.progs) >= maxPlannedLimits {
+		for k := range p.progs {
+			if k != DefaultCostLimit {
+				delete(p.progs, k)
+				break
+			}
+		}
+	}
+	p.progs[limit] = prg
+	return prg, nil
+}
+
+// Eval evaluates the program against an activation with a per-call cost
+// limit in cost units (0 means DefaultCostLimit). It returns the value and
+// the actual cost; a failure is an *Error with code eval_error or
+// cost_limit_exceeded whose Cost holds the cost spent.
+func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Val, cost uint64, err error) {
+	if costLimit == 0 {
+		costLimit = DefaultCostLimit
+	}
+	prg, err := p.program(costLimit)
+	if err != nil {
+		return nil, 0, &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	out, det, err := prg.Eval(act)
+	if det != nil && det.ActualCost() != nil {
+		cost = *det.ActualCost()
+	}
+	if err != nil {
+		var cancelled interpreter.EvalCancelledError
+		if errors.As(err, &cancelled) {
+			if cancelled.Cause == interpreter.CostLimitExceeded {
+				return nil, cost, &Error{Code: CodeCostLimit, Message: err.Error(), Cost: &cost}
+			}
+			return nil, cost, &Error{Code: CodeCanceled, Message: err.Error(), Cost: &cost}
+		}
+		code := CodeEval
+		if strings.HasPrefix(err.Error(), "internal error:") {
+			code = CodeInternal
+		}
+		return nil, cost, &Error{Code: code, Message: err.Error(), Cost: &cost}
+	}
+	if types.IsUnknown(out) {
+		return nil, cost, &Error{Code: CodeEval, Message: "result is unknown", Cost: &cost}
+	}
+	return out, cost, nil
+}

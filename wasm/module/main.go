@@ -1,0 +1,115 @@
+// Command module is the celwasm WebAssembly module: the engine behind the
+// JSON ABI of docs/abi.md, built with GOOS=wasip1 GOARCH=wasm
+// -buildmode=c-shared (a reactor: hosts call _initialize once, then the
+// exports).
+package main
+
+import (
+	"unsafe"
+
+	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/engine"
+)
+
+var (
+	handler = abi.NewHandler()
+	// pinned keeps buffers handed to the host reachable until celwasm_dealloc.
+	pinned = map[uintptr][]byte{}
+)
+
+// celwasm_alloc returns the address of a new buffer of size bytes, which
+// the host may write a request into. It stays valid until celwasm_dealloc.
+//
+//go:wasmexport celwasm_alloc
+func alloc(size uint32) uint32 {
+	if size == 0 {
+		size = 1
+	}
+	b := make([]byte, size)
+	p := uintptr(unsafe.Pointer(&b[0]))
+	pinned[p] = b
+	return uint32(p)
+}
+
+// celwasm_dealloc releases a buffer from celwasm_alloc.
+//
+//go:wasmexport celwasm_dealloc
+func dealloc(ptr uint32) {
+	delete(pinned, uintptr(ptr))
+}
+
+// request returns the bytes the host wrote at ptr, or ok=false when they do
+// not lie inside a buffer from celwasm_alloc.
+func request(ptr, length uint32) (req []byte, ok bool) {
+	start, end := uintptr(ptr), uintptr(ptr)+uintptr(length)
+	for p, b := range pinned {
+		if start >= p && end <= p+uintptr(len(b)) {
+			return b[start-p : end-p], true
+		}
+	}
+	return nil, length == 0
+}
+
+var outside = []byte(`{"error":{"code":"bad_request","message":"request is not inside a buffer from celwasm_alloc"}}`)
+
+// respond packs the response's address and length into one result: the
+// address in the high 32 bits, the length in the low 32 bits. The response
+// stays valid until the next call of any export.
+func respond(b []byte) uint64 {
+	if len(b) == 0 {
+		return 0
+	}
+	return uint64(uintptr(unsafe.Pointer(&b[0])))<<32 | uint64(len(b))
+}
+
+// celwasm_compile compiles an expression (request and response: docs/abi.md).
+//
+//go:wasmexport celwasm_compile
+func compile(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(handler.Compile(req))
+}
+
+// celwasm_eval evaluates a compiled program against an activation.
+//
+//go:wasmexport celwasm_eval
+func eval(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(handler.Eval(req))
+}
+
+// celwasm_free releases a program; it returns 1 if the handle was known.
+//
+//go:wasmexport celwasm_free
+func free(handle uint32) uint32 {
+	if handler.Free(handle) {
+		return 1
+	}
+	return 0
+}
+
+// celwasm_interrupt_flag returns the address of a 4-byte flag in linear
+// memory. A host that writes a non-zero value there while an evaluation
+// runs (from another thread) stops it at its next function call with error
+// code "canceled". The host clears the flag before each call.
+//
+//go:wasmexport celwasm_interrupt_flag
+func interruptFlag() uint32 {
+	return uint32(engine.InterruptFlagAddress())
+}
+
+// celwasm_version describes the module (versions, compatibility versions,
+// extensions).
+//
+//go:wasmexport celwasm_version
+func version() uint64 {
+	return respond(handler.Version())
+}
+
+func main() {}
