@@ -176,6 +176,7 @@ type instance struct {
 	scratch []byte
 	stderr  *tail
 	flag    *uint32 // the guest's interrupt flag
+	dead    bool    // discarded after a failure; never returned to the pool
 }
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
@@ -203,7 +204,12 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
+// acquire takes an instance from the pool (or makes one); the caller
+// returns it with put.
 func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
+	if ctx.Err() != nil {
+		return nil, ctxError(ctx)
+	}
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -233,7 +239,7 @@ func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
 	for _, id := range pending {
 		if h, ok := in.handles[id]; ok {
 			delete(in.handles, id)
-			if _, err := in.Call(ctx, ExportFree, h); err != nil {
+			if _, err := in.Call(context.WithoutCancel(ctx), ExportFree, h); err != nil {
 				r.discard(ctx, in)
 				return r.acquire(ctx)
 			}
@@ -242,7 +248,11 @@ func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
-func (r *Runtime) release(in *instance) {
+// put returns an instance to the pool, unless it was discarded.
+func (r *Runtime) put(in *instance) {
+	if in.dead {
+		return
+	}
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -254,6 +264,10 @@ func (r *Runtime) release(in *instance) {
 }
 
 func (r *Runtime) discard(ctx context.Context, in *instance) {
+	if in.dead {
+		return
+	}
+	in.dead = true
 	r.mu.Lock()
 	delete(r.live, in)
 	r.mu.Unlock()
@@ -262,8 +276,8 @@ func (r *Runtime) discard(ctx context.Context, in *instance) {
 }
 
 // call sends one request to an export that takes (ptr, len) and returns a
-// packed response, and copies the response out. On any failure of the
-// instance it is discarded and a typed error returned.
+// packed response, and copies the response out. When the instance fails it
+// is discarded (in.dead) and a typed error returned; the caller still puts it.
 func (r *Runtime) call(ctx context.Context, in *instance, fn Export, req []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(ctx)
@@ -367,6 +381,7 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.put(in)
 	res, err := in.Call(ctx, ExportVersion)
 	if err != nil {
 		return nil, r.fail(ctx, in, err)
@@ -377,9 +392,7 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 		return nil, r.fail(ctx, in, errors.New("version response outside guest memory"))
 	}
 	var v VersionInfo
-	err = json.Unmarshal(mem[ptr:ptr+size], &v)
-	r.release(in)
-	if err != nil {
+	if err := json.Unmarshal(mem[ptr:ptr+size], &v); err != nil {
 		return nil, &Error{Code: CodeInternal, Message: "version: " + err.Error()}
 	}
 	if bytes.Equal(r.opts.wasm, module.Bytes()) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"unicode/utf8"
 )
 
 // EnvSpec is the "env" object of the compile request (docs/abi.md).
@@ -116,6 +117,10 @@ type compileResponse struct {
 // "compile_error" with Issues (line, column, caret snippet), or
 // "invalid_env".
 func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
+	if !utf8.ValidString(expr) {
+		// encoding/json would silently replace the bad bytes.
+		return nil, &Error{Code: CodeCompile, Message: "expression is not valid UTF-8"}
+	}
 	req, err := json.Marshal(struct {
 		Expression string  `json:"expression"`
 		Env        EnvSpec `json:"env"`
@@ -128,11 +133,11 @@ func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.put(in)
 	resp, err := r.call(ctx, in, ExportCompile, req)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release(in)
 	if err := decodeError(resp); err != nil {
 		return nil, err
 	}

@@ -88,6 +88,7 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 	if err != nil {
 		return nil, err
 	}
+	defer r.put(in)
 	h, err := p.handleIn(ctx, in)
 	if err != nil {
 		return nil, err
@@ -108,7 +109,6 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 	if err != nil {
 		return nil, err
 	}
-	r.release(in)
 	res, err := parseEvalResponse(resp)
 	if e, ok := err.(*Error); ok && e.Code == CodeCanceled && ctx.Err() != nil {
 		ce := ctxError(ctx).(*Error)
@@ -150,12 +150,10 @@ func (p *Program) handleIn(ctx context.Context, in *instance) (uint32, error) {
 		return 0, err
 	}
 	if err := decodeError(resp); err != nil {
-		p.rt.release(in)
 		return 0, err
 	}
 	var cr compileResponse
 	if err := json.Unmarshal(resp, &cr); err != nil {
-		p.rt.release(in)
 		return 0, &Error{Code: CodeInternal, Message: "compile response: " + err.Error()}
 	}
 	in.handles[p.id] = cr.Program

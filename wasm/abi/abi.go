@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/tidwall/gjson"
@@ -114,7 +115,7 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 	// the caller reuses its buffer.
 	s := string(req)
 	if err := engine.CheckJSON(s); err != nil {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "eval request: " + err.Error()})
+		return h.fail(requestError(s, err))
 	}
 	root := gjson.Parse(s)
 	if !root.IsObject() {
@@ -124,6 +125,7 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 		handle     uint64
 		haveHandle bool
 		activation gjson.Result
+		typed      gjson.Result
 		costLimit  uint64
 		bad        *engine.Error
 	)
@@ -138,6 +140,8 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 			handle, haveHandle = n, true
 		case "activation":
 			activation = v
+		case "typedActivation":
+			typed = v
 		case "costLimit":
 			n, err := strconv.ParseUint(v.Raw, 10, 64)
 			if v.Type != gjson.Number || err != nil {
@@ -168,6 +172,11 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 	if err != nil {
 		return h.fail(err)
 	}
+	if typed.Exists() {
+		if err := act.SetTyped(typed); err != nil {
+			return h.fail(err)
+		}
+	}
 	val, cost, err := prg.Eval(act, costLimit)
 	if err != nil {
 		return h.fail(err)
@@ -182,6 +191,15 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 	out = append(out, '}')
 	h.out = out
 	return out
+}
+
+// requestError names the activation as the culprit when the request is
+// well formed up to its "activation" member (hosts put it last).
+func requestError(s string, err error) *engine.Error {
+	if i := strings.Index(s, `"activation":`); i > 0 && engine.CheckJSON(s[:i]+`"activation":null}`) == nil {
+		return &engine.Error{Code: engine.CodeInvalidActivation, Message: "activation: " + err.Error()}
+	}
+	return &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: " + err.Error()}
 }
 
 // Free releases a program handle; it reports whether the handle was known.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 	"github.com/tidwall/gjson"
 )
@@ -20,6 +21,29 @@ type JSONActivation struct {
 	conv  converter
 	raw   gjson.Result
 	index *objIndex
+	typed map[string]ref.Val
+}
+
+// SetTyped adds variables given in canonical typed JSON (an object of
+// name → typed value); they take precedence over the plain JSON ones.
+func (a *JSONActivation) SetTyped(obj gjson.Result) error {
+	if !obj.IsObject() {
+		return newErr(CodeInvalidActivation, "typedActivation: want a JSON object of name → typed value")
+	}
+	var err error
+	obj.ForEach(func(k, v gjson.Result) bool {
+		var val ref.Val
+		if val, err = a.env.DecodeValue(v); err != nil {
+			err = &Error{Code: CodeInvalidActivation, Message: "typedActivation." + k.Str + ": " + err.(*Error).Message}
+			return false
+		}
+		if a.typed == nil {
+			a.typed = map[string]ref.Val{}
+		}
+		a.typed[k.Str] = val
+		return true
+	})
+	return err
 }
 
 // NewJSONActivation checks that raw is a JSON object (valid JSON, valid
@@ -44,6 +68,9 @@ func (e *Env) ActivationOver(r gjson.Result) (*JSONActivation, error) {
 
 // ResolveName implements interpreter.Activation.
 func (a *JSONActivation) ResolveName(name string) (any, bool) {
+	if v, ok := a.typed[name]; ok {
+		return v, true
+	}
 	if a.index == nil {
 		a.index = buildIndex(a.raw)
 	}
@@ -111,4 +138,3 @@ func checkDepth(s string, limit int) error {
 	}
 	return nil
 }
-

@@ -15,6 +15,7 @@ import (
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/env"
 	"github.com/google/cel-go/ext"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"k8s.io/apimachinery/pkg/util/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -80,6 +81,9 @@ type EnvSpec struct {
 	DisableTypeCheck bool `json:"disableTypeCheck,omitempty"`
 	// DisableMacros turns off all macros (has, all, exists, map, ...).
 	DisableMacros bool `json:"disableMacros,omitempty"`
+	// DescriptorSet is a base64 google.protobuf.FileDescriptorSet whose
+	// messages become types of the environment.
+	DescriptorSet string `json:"descriptorSet,omitempty"`
 }
 
 // ExtensionSpec names a cel-go extension and its version ("latest" when empty).
@@ -128,13 +132,17 @@ type VariableSpec struct {
 
 // Env is a constructed CEL environment with its declarations resolved.
 type Env struct {
-	Spec   EnvSpec
-	cel    *cel.Env
-	k8s    bool
-	estim  checker.CostEstimator
+	Spec  EnvSpec
+	cel   *cel.Env
+	k8s   bool
+	estim checker.CostEstimator
 	// varTypes maps declared variable names to their CEL types; they
 	// drive activation conversions (docs/value-encoding.md).
 	varTypes map[string]*cel.Type
+	// files holds the descriptor set's messages, for decoding typed values.
+	files *protoregistry.Files
+	// ctors are the programs that build library objects (quantity(s), ...).
+	ctors map[string]cel.Program
 }
 
 // CEL returns the underlying cel-go environment.
@@ -165,6 +173,14 @@ func NewEnv(spec EnvSpec) (*Env, error) {
 	}
 
 	e := &Env{varTypes: map[string]*cel.Type{}}
+	if spec.DescriptorSet != "" {
+		files, err := loadDescriptorSet(spec.DescriptorSet)
+		if err != nil {
+			return nil, envErr("%v", err)
+		}
+		e.files = files
+		opts = append([]cel.EnvOption{cel.TypeDescs(files)}, opts...)
+	}
 	var base *cel.Env
 	switch spec.Base {
 	case BaseKubernetes:

@@ -251,17 +251,17 @@ func (l *jsonList) ConvertToType(t ref.Type) ref.Val {
 	}
 	return l.get().ConvertToType(t)
 }
-func (l *jsonList) Equal(o ref.Val) ref.Val          { return l.get().Equal(o) }
-func (l *jsonList) Type() ref.Type                   { return types.ListType }
-func (l *jsonList) Value() any                       { return l.get().Value() }
-func (l *jsonList) Add(o ref.Val) ref.Val            { return l.get().Add(o) }
-func (l *jsonList) Contains(v ref.Val) ref.Val       { return l.get().Contains(v) }
-func (l *jsonList) Get(i ref.Val) ref.Val            { return l.get().Get(i) }
-func (l *jsonList) Iterator() traits.Iterator        { return l.get().Iterator() }
-func (l *jsonList) Size() ref.Val                    { return l.get().Size() }
-func (l *jsonList) IsZeroValue() bool                { return l.get().Size() == types.IntZero }
-func (l *jsonList) String() string                   { return l.get().(interface{ String() string }).String() }
-func (l *jsonList) Fold(f traits.Folder)             { types.ToFoldableList(l.get()).Fold(f) }
+func (l *jsonList) Equal(o ref.Val) ref.Val    { return l.get().Equal(o) }
+func (l *jsonList) Type() ref.Type             { return types.ListType }
+func (l *jsonList) Value() any                 { return l.get().Value() }
+func (l *jsonList) Add(o ref.Val) ref.Val      { return l.get().Add(o) }
+func (l *jsonList) Contains(v ref.Val) ref.Val { return l.get().Contains(v) }
+func (l *jsonList) Get(i ref.Val) ref.Val      { return l.get().Get(i) }
+func (l *jsonList) Iterator() traits.Iterator  { return l.get().Iterator() }
+func (l *jsonList) Size() ref.Val              { return l.get().Size() }
+func (l *jsonList) IsZeroValue() bool          { return l.get().Size() == types.IntZero }
+func (l *jsonList) String() string             { return l.get().(interface{ String() string }).String() }
+func (l *jsonList) Fold(f traits.Folder)       { types.ToFoldableList(l.get()).Fold(f) }
 
 // jsonMap is a CEL map over a JSON object. Members are indexed on first use
 // (duplicate keys: the last wins, as with encoding/json), values converted
@@ -505,10 +505,14 @@ func (it *mapKeyIterator) Next() ref.Val {
 func (it *mapKeyIterator) ConvertToNative(reflect.Type) (any, error) {
 	return nil, errIterator
 }
-func (it *mapKeyIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("type conversion on iterators not supported") }
-func (it *mapKeyIterator) Equal(ref.Val) ref.Val          { return types.NewErr("equality on iterators not supported") }
-func (it *mapKeyIterator) Type() ref.Type                 { return types.IteratorType }
-func (it *mapKeyIterator) Value() any                     { return nil }
+func (it *mapKeyIterator) ConvertToType(ref.Type) ref.Val {
+	return types.NewErr("type conversion on iterators not supported")
+}
+func (it *mapKeyIterator) Equal(ref.Val) ref.Val {
+	return types.NewErr("equality on iterators not supported")
+}
+func (it *mapKeyIterator) Type() ref.Type { return types.IteratorType }
+func (it *mapKeyIterator) Value() any     { return nil }
 
 var errIterator = &Error{Code: CodeInternal, Message: "type conversion on iterators not supported"}
 

@@ -1,0 +1,249 @@
+// Command celwasm evaluates CEL expressions through the celwasm WebAssembly
+// module: the same engine, and the same bytes, as every celwasm host.
+//
+//	celwasm eval -e EXPR [--var NAME=TYPE]... [--k8s-version 1.34] [-i FILE|-]
+//	celwasm check -e EXPR [--var NAME=TYPE]...
+//	celwasm version
+//
+// Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad
+// usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	celwasm "github.com/celwasm/celwasm/host"
+	"github.com/celwasm/celwasm/host/wasmtime"
+)
+
+const usage = `celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
+
+Usage:
+  celwasm eval -e EXPR [flags] [-i FILE|-]   evaluate; prints the result as canonical JSON
+  celwasm check -e EXPR [flags]              type-check; prints the output type and cost estimate
+  celwasm version                            module, cel-go and Kubernetes versions
+
+Run 'celwasm COMMAND -h' for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// exit codes
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	ctx := context.Background()
+	switch args[0] {
+	case "eval":
+		return cmdEval(ctx, args[1:], stdin, stdout, stderr)
+	case "check":
+		return cmdCheck(ctx, args[1:], stdout, stderr)
+	case "version":
+		return cmdVersion(ctx, args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "celwasm: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// envFlags are the flags that describe the environment.
+type envFlags struct {
+	expr      string
+	vars      multiFlag
+	exts      multiFlag
+	k8s       string
+	stored    bool
+	base      string
+	container string
+	noCheck   bool
+	noMacros  bool
+	engine    string
+}
+
+func (f *envFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.expr, "e", "", "the CEL `expression` (required)")
+	fs.Var(&f.vars, "var", "declare a variable `NAME=TYPE` (CEL type name, e.g. self=map(string, dyn)); repeatable")
+	fs.Var(&f.exts, "ext", "add a cel-go extension `NAME[:VERSION]` (math, encoders, bindings, protos, strings, lists, sets, two-var-comprehensions); repeatable")
+	fs.StringVar(&f.k8s, "k8s-version", "", "Kubernetes compatibility `version` of the base environment (1.30 ... 1.37; default: newest)")
+	fs.BoolVar(&f.stored, "stored", false, "use kube-apiserver's StoredExpressions environment instead of NewExpressions")
+	fs.StringVar(&f.base, "base", "kubernetes", "base environment: kubernetes or cel")
+	fs.StringVar(&f.container, "container", "", "container (namespace) for identifier resolution")
+	fs.BoolVar(&f.noCheck, "disable-check", false, "parse only, no type check")
+	fs.BoolVar(&f.noMacros, "disable-macros", false, "turn off macros")
+	fs.StringVar(&f.engine, "engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+}
+
+func (f *envFlags) options() ([]celwasm.EnvOption, error) {
+	var opts []celwasm.EnvOption
+	for _, v := range f.vars {
+		name, typ, ok := strings.Cut(v, "=")
+		if !ok || name == "" || typ == "" {
+			return nil, fmt.Errorf("--var %q: want NAME=TYPE", v)
+		}
+		opts = append(opts, celwasm.Variable(strings.TrimSpace(name), strings.TrimSpace(typ)))
+	}
+	for _, x := range f.exts {
+		name, ver, hasVer := strings.Cut(x, ":")
+		if hasVer {
+			var n uint32
+			if _, err := fmt.Sscanf(ver, "%d", &n); err != nil {
+				return nil, fmt.Errorf("--ext %q: version must be a number", x)
+			}
+			opts = append(opts, celwasm.Extension(name, n))
+		} else {
+			opts = append(opts, celwasm.Extension(name))
+		}
+	}
+	switch f.base {
+	case "kubernetes":
+	case "cel":
+		opts = append(opts, celwasm.BaseCEL())
+	default:
+		return nil, fmt.Errorf("--base must be kubernetes or cel")
+	}
+	if f.k8s != "" {
+		opts = append(opts, celwasm.CompatibilityVersion(f.k8s))
+	}
+	if f.stored {
+		opts = append(opts, celwasm.StoredExpressions())
+	}
+	if f.container != "" {
+		opts = append(opts, celwasm.Container(f.container))
+	}
+	if f.noCheck {
+		opts = append(opts, celwasm.DisableTypeCheck())
+	}
+	if f.noMacros {
+		opts = append(opts, celwasm.DisableMacros())
+	}
+	return opts, nil
+}
+
+func (f *envFlags) declared(name string) bool {
+	for _, v := range f.vars {
+		if n, _, _ := strings.Cut(v, "="); strings.TrimSpace(n) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func newRuntime(ctx context.Context, engine string) (*celwasm.Runtime, error) {
+	opts := []celwasm.Option{celwasm.WithInstances(1)}
+	switch engine {
+	case "wazero":
+	case "wasmtime":
+		opts = append(opts, wasmtime.Option())
+	default:
+		return nil, fmt.Errorf("--engine must be wazero or wasmtime")
+	}
+	return celwasm.New(ctx, opts...)
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// report prints an error and returns the exit code for it.
+func report(stderr io.Writer, err error) int {
+	var ce *celwasm.Error
+	if errors.As(err, &ce) {
+		if ce.Code == celwasm.CodeCompile && len(ce.Issues) > 0 {
+			for _, is := range ce.Issues {
+				fmt.Fprintln(stderr, is.Snippet)
+			}
+			return exitError
+		}
+		fmt.Fprintf(stderr, "error: %s: %s\n", ce.Code, ce.Message)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "error: %v\n", err)
+	return exitError
+}
+
+func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("celwasm version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	rt, err := newRuntime(ctx, *engine)
+	if err != nil {
+		return report(stderr, err)
+	}
+	defer rt.Close(ctx)
+	v, err := rt.Version(ctx)
+	if err != nil {
+		return report(stderr, err)
+	}
+	fmt.Fprintf(stdout, "celwasm %s (ABI %d)\n", v.Module, v.ABI)
+	fmt.Fprintf(stdout, "module sha256 %s\n", v.ModuleSHA256)
+	fmt.Fprintf(stdout, "cel-go %s, k8s.io/apiserver %s, %s\n", v.CELGo, v.Kubernetes, v.Go)
+	fmt.Fprintf(stdout, "compatibility versions %s (default %s)\n", strings.Join(v.CompatibilityVersions, ", "), v.DefaultCompatibilityVersion)
+	fmt.Fprintf(stdout, "extensions %s\n", strings.Join(v.Extensions, ", "))
+	fmt.Fprintf(stdout, "engine %s\n", v.Engine)
+	return exitOK
+}
+
+func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("celwasm check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var ef envFlags
+	ef.register(fs)
+	output := fs.String("o", "text", "output: text or json")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if ef.expr == "" || fs.NArg() > 0 || (*output != "text" && *output != "json") {
+		fmt.Fprintln(stderr, "celwasm check: -e EXPR is required; -o is text or json")
+		return exitUsage
+	}
+	opts, err := ef.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "celwasm check:", err)
+		return exitUsage
+	}
+	rt, err := newRuntime(ctx, ef.engine)
+	if err != nil {
+		return report(stderr, err)
+	}
+	defer rt.Close(ctx)
+	prg, err := rt.NewEnv(opts...).Compile(ctx, ef.expr)
+	if err != nil {
+		return report(stderr, err)
+	}
+	defer prg.Close()
+	if *output == "json" {
+		fmt.Fprintf(stdout, `{"outputType":%q`, prg.OutputType)
+		if prg.CostEstimate != nil {
+			fmt.Fprintf(stdout, `,"costEstimate":{"min":%d,"max":%d}`, prg.CostEstimate.Min, prg.CostEstimate.Max)
+		}
+		fmt.Fprintln(stdout, "}")
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "type: %s\n", prg.OutputType)
+	if prg.CostEstimate != nil {
+		fmt.Fprintf(stdout, "cost estimate: %d..%d cost units (per-call limit %d)\n", prg.CostEstimate.Min, prg.CostEstimate.Max, celwasm.DefaultCostLimit)
+	}
+	return exitOK
+}
