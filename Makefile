@@ -41,6 +41,7 @@ $(WASM): $(WASM_SRCS) | tools
 
 $(EMBED): $(WASM)
 	cp $< $@
+	cp $<.sha256 $@.sha256
 
 wasm: $(EMBED)
 
@@ -59,6 +60,7 @@ test: test-go repro
 test-go: $(EMBED)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wasm/... ./cmd/...
+	$(GO) test -count=1 -run RefValStack github.com/google/cel-go/interpreter
 	$(GO) test -count=1 -race ./host/...
 
 # Two builds from scratch (fresh build cache, another directory) must give
@@ -71,8 +73,8 @@ repro: $(WASM)
 	if [ "$$second" != "$$(cat $(WASM).sha256)" ]; then echo "repro: MISMATCH $$second != $$(cat $(WASM).sha256)"; exit 1; fi; \
 	echo "repro: second clean build has the same sha256 $$second"
 
-bench: $(EMBED)
-	$(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
+bench: $(EMBED) $(CLI)
+	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
 
 clean:
 	rm -rf $(BUILD) $(EMBED)

@@ -5,6 +5,7 @@ go 1.26.0
 toolchain go1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.0
 	github.com/bytecodealliance/wasmtime-go/v42 v42.0.0
 	github.com/google/cel-go v0.29.2
 	github.com/tetratelabs/wazero v1.12.0
@@ -16,7 +17,7 @@ require (
 )
 
 require (
-	cel.dev/expr v0.25.1 // indirect
+	cel.dev/expr v0.25.3 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/blang/semver/v4 v4.0.0 // indirect

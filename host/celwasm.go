@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/celwasm/celwasm/host/module"
 )
@@ -119,6 +120,9 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 		cacheDir = *o.cacheDir
 	} else if d, err := os.UserCacheDir(); err == nil {
 		cacheDir = filepath.Join(d, "celwasm", o.engineName)
+	}
+	if cacheDir != "" {
+		cacheDir = moduleCacheDir(cacheDir, moduleSHA256(o.wasm))
 	}
 	eng, err := o.factory(ctx, o.wasm, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
 	if err != nil {
@@ -395,14 +399,39 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	if err := json.Unmarshal(mem[ptr:ptr+size], &v); err != nil {
 		return nil, &Error{Code: CodeInternal, Message: "version: " + err.Error()}
 	}
-	if bytes.Equal(r.opts.wasm, module.Bytes()) {
-		v.ModuleSHA256 = module.SHA256()
-	} else {
-		sum := sha256.Sum256(r.opts.wasm)
-		v.ModuleSHA256 = hex.EncodeToString(sum[:])
-	}
+	v.ModuleSHA256 = moduleSHA256(r.opts.wasm)
 	v.Engine = r.engine.Name()
 	return &v, nil
+}
+
+func moduleSHA256(wasm []byte) string {
+	if len(wasm) == len(module.Bytes()) && (len(wasm) == 0 || &wasm[0] == &module.Bytes()[0]) {
+		return module.SHA256()
+	}
+	sum := sha256.Sum256(wasm)
+	return hex.EncodeToString(sum[:])
+}
+
+// moduleCacheDir returns base/<first 16 hex digits of the module's sha256>
+// and removes the cache directories of other modules that were last used
+// more than an hour ago (each holds 100+ MB of compiled code).
+func moduleCacheDir(base, sha string) string {
+	dir := filepath.Join(base, sha[:16])
+	if entries, err := os.ReadDir(base); err == nil {
+		for _, e := range entries {
+			if e.Name() == sha[:16] {
+				continue
+			}
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(filepath.Join(base, e.Name()))
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		now := time.Now()
+		os.Chtimes(dir, now, now) // mark as in use
+	}
+	return dir
 }
 
 // tail keeps the last bytes a guest wrote to stderr, for trap messages.

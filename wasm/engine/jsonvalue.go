@@ -277,21 +277,27 @@ type jsonMap struct {
 
 type mapEntry struct {
 	key  string
-	kval ref.Val // the key as a CEL value (string, or int/uint/bool for typed keys)
 	raw  gjson.Result
-	val  ref.Val
+	val  ref.Val // the converted value, on first access
+	kval ref.Val // the key as a CEL value, on first iteration (or at indexing for typed keys)
 }
 
-// objIndex lists an object's members; small objects are searched linearly.
+// objIndex lists an object's members. Small objects keep their entries
+// inline (one allocation) and are searched linearly; larger ones get a map.
 type objIndex struct {
+	inline  [inlineEntries]mapEntry
 	entries []mapEntry
 	byKey   map[string]int
 }
 
-const linearLimit = 8
+const (
+	inlineEntries = 4
+	linearLimit   = 8
+)
 
 func buildIndex(raw gjson.Result) *objIndex {
 	idx := &objIndex{}
+	idx.entries = idx.inline[:0]
 	raw.ForEach(func(k, v gjson.Result) bool {
 		key := k.Str
 		if i, ok := idx.find(key); ok {
@@ -329,18 +335,34 @@ func newJSONMap(c *converter, r gjson.Result, keyT, valT *types.Type) *jsonMap {
 	return &jsonMap{conv: c, raw: r, keyT: keyT, valT: valT}
 }
 
+func (m *jsonMap) stringKeys() bool {
+	k := m.keyT.Kind()
+	return k == types.StringKind || k == types.DynKind
+}
+
 func (m *jsonMap) idx() *objIndex {
 	if m.index == nil {
 		m.index = buildIndex(m.raw)
-		for i := range m.index.entries {
-			e := &m.index.entries[i]
-			e.kval = m.keyValue(e.key)
-			if types.IsError(e.kval) && m.keyErr == nil {
-				m.keyErr = e.kval
+		if !m.stringKeys() {
+			for i := range m.index.entries {
+				e := &m.index.entries[i]
+				e.kval = m.keyValue(e.key)
+				if types.IsError(e.kval) && m.keyErr == nil {
+					m.keyErr = e.kval
+				}
 			}
 		}
 	}
 	return m.index
+}
+
+// keyAt returns entry i's key as a CEL value.
+func (m *jsonMap) keyAt(idx *objIndex, i int) ref.Val {
+	e := &idx.entries[i]
+	if e.kval == nil {
+		e.kval = types.String(e.key)
+	}
+	return e.kval
 }
 
 func (m *jsonMap) keyValue(k string) ref.Val {
@@ -379,7 +401,7 @@ func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
 	}
 	switch k := key.(type) {
 	case types.String:
-		if m.keyT.Kind() == types.StringKind || m.keyT.Kind() == types.DynKind {
+		if m.stringKeys() {
 			if i, ok := idx.find(string(k)); ok {
 				return m.value(&idx.entries[i]), true
 			}
@@ -388,7 +410,7 @@ func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
 	case *types.Err, *types.Unknown:
 		return k, false
 	}
-	if m.keyT.Kind() == types.StringKind || m.keyT.Kind() == types.DynKind {
+	if m.stringKeys() {
 		return nil, false
 	}
 	for i := range idx.entries {
@@ -428,7 +450,7 @@ func (m *jsonMap) Iterator() traits.Iterator {
 func (m *jsonMap) Fold(f traits.Folder) {
 	idx := m.idx()
 	for i := range idx.entries {
-		if !f.FoldEntry(idx.entries[i].kval, m.value(&idx.entries[i])) {
+		if !f.FoldEntry(m.keyAt(idx, i), m.value(&idx.entries[i])) {
 			return
 		}
 	}
@@ -438,7 +460,7 @@ func (m *jsonMap) materialize() traits.Mapper {
 	idx := m.idx()
 	vals := make(map[ref.Val]ref.Val, len(idx.entries))
 	for i := range idx.entries {
-		vals[idx.entries[i].kval] = m.value(&idx.entries[i])
+		vals[m.keyAt(idx, i)] = m.value(&idx.entries[i])
 	}
 	return types.NewRefValMap(m.conv.adapter, vals)
 }
@@ -472,7 +494,7 @@ func (m *jsonMap) Equal(other ref.Val) ref.Val {
 		return types.False
 	}
 	for i := range idx.entries {
-		ov, found := o.Find(idx.entries[i].kval)
+		ov, found := o.Find(m.keyAt(idx, i))
 		if !found {
 			return types.False
 		}
@@ -498,7 +520,7 @@ func (it *mapKeyIterator) Next() ref.Val {
 	if it.i >= len(it.idx.entries) {
 		return nil
 	}
-	k := it.idx.entries[it.i].kval
+	k := it.m.keyAt(it.idx, it.i)
 	it.i++
 	return k
 }

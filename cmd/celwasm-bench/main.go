@@ -1,0 +1,389 @@
+// Command celwasm-bench measures celwasm side by side in one process and
+// writes the Go section of docs/benchmarks.md:
+//
+//	go run ./cmd/celwasm-bench -o docs/benchmarks.md   (make bench)
+//
+// Each case runs end to end, JSON in → JSON out, on four paths:
+//
+//   - native: cel-go with the same Kubernetes environment, the activation
+//     decoded with encoding/json and the result marshalled with encoding/json
+//     (what a Go program without celwasm would do);
+//   - engine: celwasm's engine natively (lazy gjson activation, canonical
+//     encoder), i.e. the module's code without WebAssembly;
+//   - wazero and wasmtime: the module through the Go host.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/google/cel-go/cel"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	celwasm "github.com/celwasm/celwasm/host"
+	"github.com/celwasm/celwasm/host/module"
+	"github.com/celwasm/celwasm/host/wasmtime"
+	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/engine"
+)
+
+type benchCase struct {
+	name, expr string
+	variable   string
+	activation []byte // JSON object: {variable: document}
+}
+
+func loadCases() ([]benchCase, error) {
+	event, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
+	if err != nil {
+		return nil, err
+	}
+	webapp, err := os.ReadFile("conformance/testdata/k8s/webapp.yaml")
+	if err != nil {
+		return nil, err
+	}
+	webappJSON, err := sigsyaml.YAMLToJSON(webapp)
+	if err != nil {
+		return nil, err
+	}
+	var cr struct {
+		Spec json.RawMessage `json:"spec"`
+	}
+	if err := json.Unmarshal(webappJSON, &cr); err != nil {
+		return nil, err
+	}
+	compact := func(name string, doc []byte) []byte {
+		var b bytes.Buffer
+		json.Compact(&b, doc)
+		return []byte(`{"` + name + `":` + b.String() + `}`)
+	}
+	return []benchCase{
+		{"(a) CloudEvent filter", `ce.type == "com.github.pull.create" && ce.source.startsWith("https://github.com")`, "ce", compact("ce", event)},
+		{"(b) replicas in range", `self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas`, "self", compact("self", []byte(`{"minReplicas":1,"replicas":3,"maxReplicas":5}`))},
+		{"(c) 100 items match a regex", `self.items.all(i, i.name.matches('^[a-z]+$'))`, "self", compact("self", cr.Spec)},
+		{"(d) quantity compare", `quantity(self.mem).isLessThan(quantity('1Gi'))`, "self", compact("self", []byte(`{"mem":"768Mi"}`))},
+	}, nil
+}
+
+// path evaluates one case end to end and returns the result JSON.
+type path struct {
+	name string
+	eval func(act []byte) ([]byte, error)
+}
+
+func nativePath(c benchCase) (path, error) {
+	env, err := engine.NewEnv(engine.EnvSpec{Variables: []engine.VariableSpec{{Name: c.variable, Type: "dyn"}}})
+	if err != nil {
+		return path{}, err
+	}
+	p, err := env.Compile(c.expr)
+	if err != nil {
+		return path{}, err
+	}
+	prg, err := env.CEL().Program(p.AST, cel.CostLimit(engine.DefaultCostLimit))
+	if err != nil {
+		return path{}, err
+	}
+	return path{"native cel-go", func(act []byte) ([]byte, error) {
+		var vars map[string]any
+		if err := json.Unmarshal(act, &vars); err != nil {
+			return nil, err
+		}
+		out, _, err := prg.Eval(vars)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(out.Value())
+	}}, nil
+}
+
+func enginePath(c benchCase) (path, error) {
+	h := abi.NewHandler()
+	req, _ := json.Marshal(map[string]any{"expression": c.expr, "env": map[string]any{"variables": []any{map[string]string{"name": c.variable, "type": "dyn"}}}})
+	resp := h.Compile(req)
+	if !bytes.HasPrefix(resp, []byte(`{"program":1`)) {
+		return path{}, fmt.Errorf("compile: %s", resp)
+	}
+	return path{"celwasm engine (native)", func(act []byte) ([]byte, error) {
+		out := h.Eval(append(append([]byte(`{"program":1,"activation":`), act...), '}'))
+		return out, nil
+	}}, nil
+}
+
+func hostPath(ctx context.Context, rt *celwasm.Runtime, c benchCase) (path, error) {
+	prg, err := rt.NewEnv(celwasm.Variable(c.variable, "dyn")).Compile(ctx, c.expr)
+	if err != nil {
+		return path{}, err
+	}
+	return path{"celwasm " + rt.Engine(), func(act []byte) ([]byte, error) {
+		res, err := prg.Eval(ctx, act)
+		if err != nil {
+			return nil, err
+		}
+		return res.JSON, nil
+	}}, nil
+}
+
+func measure(p path, act []byte) (time.Duration, error) {
+	if _, err := p.eval(act); err != nil {
+		return 0, err
+	}
+	var runErr error
+	r := testing.Benchmark(func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := p.eval(act); err != nil {
+				runErr = err
+				b.FailNow()
+			}
+		}
+	})
+	if runErr != nil {
+		return 0, runErr
+	}
+	return time.Duration(r.NsPerOp()), nil
+}
+
+func main() {
+	out := flag.String("o", "", "write the Go section into this markdown file (between <!-- go-bench:start --> and <!-- go-bench:end -->)")
+	rounds := flag.Int("rounds", 3, "rounds over all paths (the median is reported)")
+	flag.Parse()
+	ctx := context.Background()
+	var md strings.Builder
+	fmt.Fprintf(&md, "Measured by `make bench` (`go run ./cmd/celwasm-bench -o docs/benchmarks.md`) on %s, %s/%s, %d CPUs, %s; module sha256 %s.\n\n",
+		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), module.SHA256()[:16])
+
+	cases, err := loadCases()
+	check(err)
+	wz, err := celwasm.New(ctx, celwasm.WithInstances(1))
+	check(err)
+	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
+	check(err)
+
+	// Steady-state latency, end to end.
+	md.WriteString("### Steady-state evaluation, JSON in → JSON out (median of rounds, per call)\n\n")
+	md.WriteString("| case | native cel-go + encoding/json | celwasm engine, native | celwasm wazero | celwasm wasmtime-go | wazero / native | wasmtime / native |\n|---|---|---|---|---|---|---|\n")
+	for _, c := range cases {
+		np, err := nativePath(c)
+		check(err)
+		ep, err := enginePath(c)
+		check(err)
+		zp, err := hostPath(ctx, wz, c)
+		check(err)
+		tp, err := hostPath(ctx, wt, c)
+		check(err)
+		paths := []path{np, ep, zp, tp}
+		results := make([][]time.Duration, len(paths))
+		for r := 0; r < *rounds; r++ {
+			for i, p := range paths {
+				d, err := measure(p, c.activation)
+				check(err)
+				results[i] = append(results[i], d)
+			}
+		}
+		med := make([]time.Duration, len(paths))
+		for i := range results {
+			med[i] = median(results[i])
+		}
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %.1f× | %.1f× |\n", c.name, us(med[0]), us(med[1]), us(med[2]), us(med[3]),
+			float64(med[2])/float64(med[0]), float64(med[3])/float64(med[0]))
+		fmt.Fprintf(os.Stderr, "%s: native %v engine %v wazero %v wasmtime %v\n", c.name, med[0], med[1], med[2], med[3])
+	}
+	md.WriteString("\nActivation sizes: (a) " + size(cases[0].activation) + ", (b) " + size(cases[1].activation) + ", (c) " + size(cases[2].activation) + ", (d) " + size(cases[3].activation) + ".\n\n")
+
+	// Cold start.
+	md.WriteString("### Cold start\n\n")
+	md.WriteString("| step | wazero | wasmtime-go |\n|---|---|---|\n")
+	wzCold := coldStart(ctx, nil)
+	wtCold := coldStart(ctx, []celwasm.Option{wasmtime.Option()})
+	for i, step := range []string{"load module (compile cache warm)", "first instance (instantiate + _initialize)", "first compile (environment construction)", "first eval", "**total to first result**"} {
+		fmt.Fprintf(&md, "| %s | %s | %s |\n", step, ms(wzCold[i]), ms(wtCold[i]))
+	}
+	if cli := os.Getenv("CELWASM_CLI"); cli != "" {
+		fmt.Fprintf(&md, "| CLI process `celwasm eval -e 'true'` (exec → exit) | %s | %s |\n", ms(execTime(cli, "wazero")), ms(execTime(cli, "wasmtime")))
+	}
+	md.WriteString("\n")
+
+	// Size and memory.
+	raw := module.Bytes()
+	var gz bytes.Buffer
+	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	gw.Write(raw)
+	gw.Close()
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+	bw.Write(raw)
+	bw.Close()
+	md.WriteString("### Module size and memory\n\n")
+	fmt.Fprintf(&md, "| | bytes |\n|---|---|\n| module, raw | %s |\n| gzip -9 | %s |\n| brotli -11 | %s |\n", mb(len(raw)), mb(gz.Len()), mb(br.Len()))
+	fmt.Fprintf(&md, "| guest linear memory after init | %s |\n| guest linear memory after the benchmarks | %s |\n", mb(guestMemory(ctx, false)), mb(guestMemory(ctx, true)))
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if rss, ok := readRSS(); ok {
+		fmt.Fprintf(&md, "| host process RSS at the end (both runtimes loaded) | %s |\n", mb(rss))
+	}
+	md.WriteString("\n")
+	wz.Close(ctx)
+	wt.Close(ctx)
+
+	fmt.Print(md.String())
+	if *out != "" {
+		check(splice(*out, "go-bench", md.String()))
+	}
+}
+
+// coldStart measures a fresh Runtime from module load to the first result.
+func coldStart(ctx context.Context, opts []celwasm.Option) [5]time.Duration {
+	var d [5]time.Duration
+	t0 := time.Now()
+	rt, err := celwasm.New(ctx, append([]celwasm.Option{celwasm.WithInstances(1)}, opts...)...)
+	check(err)
+	d[1] = time.Since(t0) // New = load + first instance; split below
+	defer rt.Close(ctx)
+	t1 := time.Now()
+	prg, err := rt.NewEnv(celwasm.Variable("self", "dyn")).Compile(ctx, "self.replicas > 1")
+	check(err)
+	d[2] = time.Since(t1)
+	t2 := time.Now()
+	_, err = prg.Eval(ctx, []byte(`{"self":{"replicas":3}}`))
+	check(err)
+	d[3] = time.Since(t2)
+	d[4] = time.Since(t0)
+	// Separate module load from instantiation with a second runtime's timings.
+	t3 := time.Now()
+	eng, err := engineFactory(opts)(ctx, module.Bytes(), celwasm.EngineConfig{CacheDir: cacheDir(opts), MemoryLimitBytes: celwasm.DefaultMemoryLimit})
+	check(err)
+	d[0] = time.Since(t3)
+	eng.Close(ctx)
+	d[1] -= d[0]
+	if d[1] < 0 {
+		d[1] = 0
+	}
+	return d
+}
+
+func engineFactory(opts []celwasm.Option) celwasm.EngineFactory {
+	if len(opts) > 0 {
+		return wasmtime.NewEngine
+	}
+	return celwasm.NewWazeroEngine
+}
+
+func cacheDir(opts []celwasm.Option) string {
+	d, _ := os.UserCacheDir()
+	if len(opts) > 0 {
+		return filepath.Join(d, "celwasm", "wasmtime")
+	}
+	return filepath.Join(d, "celwasm", "wazero")
+}
+
+func execTime(cli, engine string) time.Duration {
+	var ds []time.Duration
+	for i := 0; i < 5; i++ {
+		t0 := time.Now()
+		cmd := exec.Command(cli, "eval", "--engine", engine, "-e", "true")
+		check(cmd.Run())
+		ds = append(ds, time.Since(t0))
+	}
+	return median(ds)
+}
+
+// guestMemory reports an instance's linear memory size, fresh or after
+// evaluating the reference cases many times.
+func guestMemory(ctx context.Context, exercised bool) int {
+	eng, err := celwasm.NewWazeroEngine(ctx, module.Bytes(), celwasm.EngineConfig{CacheDir: cacheDir(nil)})
+	check(err)
+	defer eng.Close(ctx)
+	in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
+	check(err)
+	defer in.Close(ctx)
+	if exercised {
+		cases, _ := loadCases()
+		h := func(fn celwasm.Export, req []byte) uint64 {
+			ptr, err := in.Call(ctx, celwasm.ExportAlloc, uint32(len(req)))
+			check(err)
+			copy(in.Memory()[ptr:], req)
+			r, err := in.Call(ctx, fn, uint32(ptr), uint32(len(req)))
+			check(err)
+			_, err = in.Call(ctx, celwasm.ExportDealloc, uint32(ptr))
+			check(err)
+			return r
+		}
+		for i, c := range cases {
+			req, _ := json.Marshal(map[string]any{"expression": c.expr, "env": map[string]any{"variables": []any{map[string]string{"name": c.variable, "type": "dyn"}}}})
+			h(celwasm.ExportCompile, req)
+			ev := append(append([]byte(fmt.Sprintf(`{"program":%d,"activation":`, i+1)), c.activation...), '}')
+			for n := 0; n < 2000; n++ {
+				h(celwasm.ExportEval, ev)
+			}
+		}
+	}
+	return len(in.Memory())
+}
+
+func readRSS() (int, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			var kb int
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:")), "%d", &kb)
+			return kb * 1024, true
+		}
+	}
+	return 0, false
+}
+
+// splice replaces the text between <!-- NAME:start --> and <!-- NAME:end -->
+// in file, creating the file or the markers when missing.
+func splice(file, name, body string) error {
+	start, end := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
+	old, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, start), strings.Index(s, end)
+	block := start + "\n" + body + end
+	if i < 0 || j < i {
+		if s == "" {
+			s = "# Benchmarks\n\n"
+		}
+		s = strings.TrimRight(s, "\n") + "\n\n## Go host (wazero, wasmtime-go) vs native cel-go\n\n" + block + "\n"
+	} else {
+		s = s[:i] + block + s[j+len(end):]
+	}
+	return os.WriteFile(file, []byte(s), 0o644)
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.2f µs", float64(d)/1e3) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/1e6) }
+func mb(n int) string           { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+func size(b []byte) string      { return fmt.Sprintf("%d B", len(b)) }
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "celwasm-bench:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package celwasm
+
+import "github.com/tetratelabs/wazero/experimental"
+
+func newMemoryAllocator() experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(capBytes, maxBytes uint64) experimental.LinearMemory {
+		return &sliceMemory{}
+	})
+}
