@@ -174,6 +174,12 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 		}
 	case "object":
 		t, val := body.Get("type").Str, body.Get("value")
+		if t == authorizerTypeName || t == resourceCheckTypeName {
+			if !val.IsObject() {
+				return nil, fmt.Errorf("a %s value is a table object (docs/value-encoding.md)", t)
+			}
+			return decodeAuthz(t, val.Raw)
+		}
 		fn, ok := objectConstructors[t]
 		if !ok || val.Type != gjson.String {
 			return nil, fmt.Errorf("objects of type %q cannot be decoded (known: %s)", t, strings.Join(objectTypeNames(), ", "))

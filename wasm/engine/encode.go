@@ -98,7 +98,9 @@ func appendValue(dst []byte, v ref.Val, depth int) ([]byte, error) {
 	// the type name and, when the value has one, its string form.
 	dst = append(dst, `{"object":{"type":`...)
 	dst = AppendString(dst, v.Type().TypeName())
-	if s, ok := v.Value().(fmt.Stringer); ok {
+	// (Receiver-only values such as an authz Decision have an error as
+	// their Value; they have no string form.)
+	if s, ok := v.Value().(fmt.Stringer); ok && !isError(v.Value()) {
 		dst = append(dst, `,"value":`...)
 		dst = AppendString(dst, s.String())
 	}
@@ -357,4 +359,9 @@ func appendFraction(dst []byte, nanos int) []byte {
 	}
 	dst = append(dst, '.')
 	return append(dst, s...)
+}
+
+func isError(x any) bool {
+	_, ok := x.(error)
+	return ok
 }

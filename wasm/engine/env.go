@@ -8,12 +8,15 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"k8s.io/apimachinery/pkg/util/version"
@@ -57,8 +60,12 @@ func CompatibilityVersions() []string {
 	return out
 }
 
-// Extensions lists the cel-go extension names an EnvSpec may request.
-var Extensions = []string{"bindings", "encoders", "lists", "math", "protos", "sets", "strings", "two-var-comprehensions"}
+// Extensions lists the extension names an EnvSpec may request: cel-go's
+// extensions, plus "block" (the cel.block syntax of the cel-spec tests, see
+// decls.go), "jsonpatch" (kube-apiserver's jsonpatch library, which only
+// mutating admission policies have) and "network" (cel-go's ip/cidr library,
+// for the cel base; the kubernetes base has its own).
+var Extensions = []string{"bindings", "block", "encoders", "jsonpatch", "lists", "math", "network", "protos", "sets", "strings", "two-var-comprehensions"}
 
 // EnvSpec describes a CEL environment: the base, the Kubernetes compatibility
 // version, extensions, declarations and parser/checker options. Its JSON form
@@ -84,6 +91,13 @@ type EnvSpec struct {
 	// DescriptorSet is a base64 google.protobuf.FileDescriptorSet whose
 	// messages become types of the environment.
 	DescriptorSet string `json:"descriptorSet,omitempty"`
+	// Functions are function declarations without implementations: the
+	// checker knows them; calling one at evaluation is an error.
+	Functions []FunctionSpec `json:"functions,omitempty"`
+	// ErrorOnBadPresenceTest makes has() and optional field selection on a
+	// value that has no fields (an int, a string) an error rather than false
+	// (cel.EnableErrorOnBadPresenceTest), as the CEL specification says.
+	ErrorOnBadPresenceTest bool `json:"errorOnBadPresenceTest,omitempty"`
 }
 
 // ExtensionSpec names a cel-go extension and its version ("latest" when empty).
@@ -167,6 +181,9 @@ func NewEnv(spec EnvSpec) (*Env, error) {
 	if spec.DisableMacros {
 		opts = append(opts, cel.ClearMacros())
 	}
+	if spec.ErrorOnBadPresenceTest {
+		opts = append(opts, cel.EnableErrorOnBadPresenceTest(true))
+	}
 	extOpts, err := extensionOptions(spec.Extensions)
 	if err != nil {
 		return nil, err
@@ -192,6 +209,9 @@ func NewEnv(spec EnvSpec) (*Env, error) {
 		set := environment.MustBaseEnvSet(ver)
 		baseEnv, _ := set.Env(environment.Type(spec.EnvType))
 		for _, x := range spec.Extensions {
+			if x.Name == "network" {
+				return nil, envErr("extension \"network\" is for the cel base; the Kubernetes base environment has its own ip and cidr libraries")
+			}
 			if lib := extensionLibraryName(x.Name); baseEnv.HasLibrary(lib) {
 				return nil, envErr("extension %q is already part of the Kubernetes base environment (%s, %s); it cannot be added again", x.Name, spec.CompatibilityVersion, spec.EnvType)
 			}
@@ -235,13 +255,18 @@ func NewEnv(spec EnvSpec) (*Env, error) {
 			return nil, envErr("variable %q declared twice", v.Name)
 		}
 		seen[v.Name] = true
-		t, err := ResolveType(v.Type, base.CELTypeProvider())
+		t, err := ResolveType(v.Type, e.typeProvider(base))
 		if err != nil {
 			return nil, envErr("variable %q: %v", v.Name, err)
 		}
 		e.varTypes[v.Name] = t
 		vars = append(vars, cel.Variable(v.Name, t))
 	}
+	fns, err := functionDecls(spec.Functions, e.typeProvider(base))
+	if err != nil {
+		return nil, err
+	}
+	vars = append(vars, fns...)
 	if len(vars) > 0 {
 		base, err = base.Extend(vars...)
 		if err != nil {
@@ -251,6 +276,33 @@ func NewEnv(spec EnvSpec) (*Env, error) {
 	e.cel = base
 	e.Spec = spec
 	return e, nil
+}
+
+// typeProvider resolves declared type names: the environment's types, and
+// for the kubernetes base also the library types that have no constructor
+// (kubernetes.authorization.Authorizer, ...), which kube-apiserver declares
+// variables of directly.
+func (e *Env) typeProvider(env *cel.Env) types.Provider {
+	if !e.k8s {
+		return env.CELTypeProvider()
+	}
+	return libraryTypes{env.CELTypeProvider()}
+}
+
+type libraryTypes struct{ types.Provider }
+
+func (p libraryTypes) FindIdent(name string) (ref.Val, bool) {
+	if v, ok := p.Provider.FindIdent(name); ok {
+		return v, ok
+	}
+	for _, lib := range library.KnownLibraries() {
+		for _, t := range lib.Types() {
+			if t.TypeName() == name {
+				return t, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // ParseCompatibilityVersion parses "1.N" (empty: the newest known) and checks
@@ -273,6 +325,10 @@ func extensionLibraryName(name string) string {
 	switch name {
 	case "bindings":
 		return "cel.lib.ext.cel.bindings"
+	case "block":
+		return blockLibraryName
+	case "jsonpatch":
+		return "kubernetes.jsonpatch"
 	case "two-var-comprehensions":
 		return "cel.lib.ext.comprev2"
 	}
@@ -300,8 +356,35 @@ func extensionOptions(exts []ExtensionSpec) ([]cel.EnvOption, error) {
 		}
 		cfg := env.NewExtension(x.Name, 0)
 		cfg.Version = ver
-		if _, err := cfg.VersionNumber(); err != nil {
+		num, err := cfg.VersionNumber()
+		if err != nil {
 			return nil, envErr("%v", err)
+		}
+		switch x.Name {
+		case "block":
+			if num != 0 && num != math.MaxUint32 {
+				return nil, envErr("extension %q has only version 0", x.Name)
+			}
+			if !hasBindingsV1(exts) {
+				return nil, envErr("extension \"block\" needs the \"bindings\" extension, version 1 or later, which plans cel.@block")
+			}
+			opts = append(opts, cel.Lib(blockLib{}))
+			continue
+		case "jsonpatch":
+			if num != 0 && num != math.MaxUint32 {
+				return nil, envErr("extension %q has only version 0", x.Name)
+			}
+			opts = append(opts, library.JSONPatch())
+			continue
+		case "network":
+			if num == math.MaxUint32 {
+				num = ext.Version1
+			}
+			if num != ext.Version1 {
+				return nil, envErr("extension %q has only version 1", x.Name)
+			}
+			opts = append(opts, ext.Network(ext.NetworkVersion(num)))
+			continue
 		}
 		opt, ok := ext.ExtensionOptionFactory(cfg)
 		if !ok {
@@ -333,8 +416,12 @@ func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
 			cel.CostTracking(interruptingEstimator{inner: &library.CostEstimator{}}),
 		}
 	}
+	// No OptOptimize for the cel base: constant folding at planning turns
+	// errors of constant subexpressions (int(1e100), timestamp overflow)
+	// into compile errors, where the CEL specification has evaluation
+	// errors. kube-apiserver folds, so the kubernetes base does.
 	return []cel.ProgramOption{
-		cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost),
+		cel.EvalOptions(cel.OptTrackCost),
 		cel.CostLimit(costLimit),
 		cel.CostTracking(interruptingEstimator{}),
 	}

@@ -419,13 +419,7 @@ func (a *jsonStructAccessor) Find(key ref.Val) (ref.Val, bool) {
 
 // Iterator creates a new traits.Iterator from the set of JSON struct field names.
 func (a *jsonStructAccessor) Iterator() traits.Iterator {
-	// Copy the keys to make their order stable.
-	mapKeys := make([]string, len(a.st))
-	i := 0
-	for k := range a.st {
-		mapKeys[i] = k
-		i++
-	}
+	mapKeys := sortedStringKeys(a.st) // celwasm patch: fixed order
 	return &stringKeyIterator{
 		mapKeys: mapKeys,
 		len:     len(mapKeys),
@@ -434,8 +428,8 @@ func (a *jsonStructAccessor) Iterator() traits.Iterator {
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (a *jsonStructAccessor) Fold(f traits.Folder) {
-	for k, v := range a.st {
-		if !f.FoldEntry(k, v) {
+	for _, k := range sortedStringKeys(a.st) { // celwasm patch: fixed order
+		if !f.FoldEntry(k, a.st[k]) {
 			break
 		}
 	}
@@ -508,18 +502,19 @@ func (m *reflectMapAccessor) findInternal(key ref.Val) (ref.Val, bool) {
 
 // Iterator creates a Golang reflection based traits.Iterator.
 func (m *reflectMapAccessor) Iterator() traits.Iterator {
-	return &mapIterator{
-		Adapter: m.Adapter,
-		mapKeys: m.refValue.MapRange(),
-		len:     m.refValue.Len(),
+	// celwasm patch: fixed order
+	keys := sortedReflectKeys(m.refValue)
+	natives := make([]any, len(keys))
+	for i, k := range keys {
+		natives[i] = k.Interface()
 	}
+	return &sortedKeyIterator{Adapter: m.Adapter, keys: natives}
 }
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (m *reflectMapAccessor) Fold(f traits.Folder) {
-	mapRange := m.refValue.MapRange()
-	for mapRange.Next() {
-		if !f.FoldEntry(mapRange.Key().Interface(), mapRange.Value().Interface()) {
+	for _, k := range sortedReflectKeys(m.refValue) { // celwasm patch: fixed order
+		if !f.FoldEntry(k.Interface(), m.refValue.MapIndex(k).Interface()) {
 			break
 		}
 	}
@@ -571,17 +566,19 @@ func (a *refValMapAccessor) Find(key ref.Val) (ref.Val, bool) {
 
 // Iterator produces a new traits.Iterator which iterates over the map keys via Golang reflection.
 func (a *refValMapAccessor) Iterator() traits.Iterator {
-	return &mapIterator{
-		Adapter: DefaultTypeAdapter,
-		mapKeys: reflect.ValueOf(a.mapVal).MapRange(),
-		len:     len(a.mapVal),
+	// celwasm patch: fixed order
+	keys := sortedRefValKeys(a.mapVal)
+	natives := make([]any, len(keys))
+	for i, k := range keys {
+		natives[i] = k
 	}
+	return &sortedKeyIterator{Adapter: DefaultTypeAdapter, keys: natives}
 }
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (a *refValMapAccessor) Fold(f traits.Folder) {
-	for k, v := range a.mapVal {
-		if !f.FoldEntry(k, v) {
+	for _, k := range sortedRefValKeys(a.mapVal) { // celwasm patch: fixed order
+		if !f.FoldEntry(k, a.mapVal[k]) {
 			break
 		}
 	}
@@ -612,13 +609,7 @@ func (a *stringMapAccessor) Find(key ref.Val) (ref.Val, bool) {
 
 // Iterator creates a new traits.Iterator from the string key set of the map.
 func (a *stringMapAccessor) Iterator() traits.Iterator {
-	// Copy the keys to make their order stable.
-	mapKeys := make([]string, len(a.mapVal))
-	i := 0
-	for k := range a.mapVal {
-		mapKeys[i] = k
-		i++
-	}
+	mapKeys := sortedStringKeys(a.mapVal) // celwasm patch: fixed order
 	return &stringKeyIterator{
 		mapKeys: mapKeys,
 		len:     len(mapKeys),
@@ -627,8 +618,8 @@ func (a *stringMapAccessor) Iterator() traits.Iterator {
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (a *stringMapAccessor) Fold(f traits.Folder) {
-	for k, v := range a.mapVal {
-		if !f.FoldEntry(k, v) {
+	for _, k := range sortedStringKeys(a.mapVal) { // celwasm patch: fixed order
+		if !f.FoldEntry(k, a.mapVal[k]) {
 			break
 		}
 	}
@@ -663,13 +654,7 @@ func (a *stringIfaceMapAccessor) Find(key ref.Val) (ref.Val, bool) {
 
 // Iterator creates a new traits.Iterator from the string key set of the map.
 func (a *stringIfaceMapAccessor) Iterator() traits.Iterator {
-	// Copy the keys to make their order stable.
-	mapKeys := make([]string, len(a.mapVal))
-	i := 0
-	for k := range a.mapVal {
-		mapKeys[i] = k
-		i++
-	}
+	mapKeys := sortedStringKeys(a.mapVal) // celwasm patch: fixed order
 	return &stringKeyIterator{
 		mapKeys: mapKeys,
 		len:     len(mapKeys),
@@ -678,8 +663,8 @@ func (a *stringIfaceMapAccessor) Iterator() traits.Iterator {
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (a *stringIfaceMapAccessor) Fold(f traits.Folder) {
-	for k, v := range a.mapVal {
-		if !f.FoldEntry(k, v) {
+	for _, k := range sortedStringKeys(a.mapVal) { // celwasm patch: fixed order
+		if !f.FoldEntry(k, a.mapVal[k]) {
 			break
 		}
 	}
@@ -884,12 +869,7 @@ func (m *protoMap) IsZeroValue() bool {
 
 // Iterator implements the traits.Iterable interface method.
 func (m *protoMap) Iterator() traits.Iterator {
-	// Copy the keys to make their order stable.
-	mapKeys := make([]protoreflect.MapKey, 0, m.value.Len())
-	m.value.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-		mapKeys = append(mapKeys, k)
-		return true
-	})
+	mapKeys := sortedProtoMapKeys(m.value) // celwasm patch: fixed order
 	return &protoMapIterator{
 		Adapter: m.Adapter,
 		mapKeys: mapKeys,
@@ -899,9 +879,11 @@ func (m *protoMap) Iterator() traits.Iterator {
 
 // Fold calls the FoldEntry method for each (key, value) pair in the map.
 func (m *protoMap) Fold(f traits.Folder) {
-	m.value.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
-		return f.FoldEntry(k.Interface(), v.Interface())
-	})
+	for _, k := range sortedProtoMapKeys(m.value) { // celwasm patch: fixed order
+		if !f.FoldEntry(k.Interface(), m.value.Get(k).Interface()) {
+			break
+		}
+	}
 }
 
 // Size returns the number of entries in the protoreflect.Map.

@@ -63,8 +63,8 @@ func equalMessage(mx, my protoreflect.Message) bool {
 	// This is an innovation on the default proto.Equal where protobuf.Any values are unpacked before comparison
 	// as otherwise the Any values are compared by bytes rather than structurally.
 	if isAny(mx) && isAny(my) {
-		ax := mx.Interface().(*anypb.Any)
-		ay := my.Interface().(*anypb.Any)
+		ax := asAny(mx)
+		ay := asAny(my)
 		// If the values are not the same type url, return false.
 		if ax.GetTypeUrl() != ay.GetTypeUrl() {
 			return false
@@ -203,4 +203,15 @@ func equalUnknown(x, y protoreflect.RawFields) bool {
 
 func isAny(m protoreflect.Message) bool {
 	return string(m.Descriptor().FullName()) == "google.protobuf.Any"
+}
+
+// asAny returns m as an *anypb.Any. A google.protobuf.Any field of a message
+// built from a descriptor set is a *dynamicpb.Message; it is copied by field
+// number. (celwasm patch, see PATCHES.md.)
+func asAny(m protoreflect.Message) *anypb.Any {
+	if a, ok := m.Interface().(*anypb.Any); ok {
+		return a
+	}
+	fs := m.Descriptor().Fields()
+	return &anypb.Any{TypeUrl: m.Get(fs.ByNumber(1)).String(), Value: m.Get(fs.ByNumber(2)).Bytes()}
 }
