@@ -45,13 +45,14 @@ const (
 	ExportFree
 	ExportVersion
 	ExportInterruptFlag
+	ExportEvalBatch
 	numExports
 )
 
 // ExportNames are the exports' names in the module.
 var ExportNames = [numExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
-	"celwasm_interrupt_flag",
+	"celwasm_interrupt_flag", "celwasm_eval_batch",
 }
 
 // Instance is one instantiated module: single threaded, one call at a time.

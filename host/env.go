@@ -111,6 +111,7 @@ type compileResponse struct {
 	Program      uint32        `json:"program"`
 	OutputType   string        `json:"outputType"`
 	CostEstimate *CostEstimate `json:"costEstimate"`
+	Expression   string        `json:"expression"`
 }
 
 // Compile parses and type-checks expr. A failure is an *Error: code
@@ -121,10 +122,43 @@ func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
 		// encoding/json would silently replace the bad bytes.
 		return nil, &Error{Code: CodeCompile, Message: "expression is not valid UTF-8"}
 	}
-	req, err := json.Marshal(struct {
+	return e.compile(ctx, struct {
 		Expression string  `json:"expression"`
 		Env        EnvSpec `json:"env"`
-	}{expr, e.Spec})
+	}{expr, e.Spec}, expr)
+}
+
+// CompileFilter compiles a CloudEvents trigger filter (JSON): one of
+// expression, attributes, sourceAndType, exact, prefix, suffix, all, any,
+// not — or a Trigger or {"filter": ...} holding one. The module transforms
+// it into one CEL expression over ce and data (Program.Expression) and
+// compiles that; without an explicit base the environment is cel-go's with
+// the strings extension, as Knative evaluates filters. Evaluate it with
+// EvalEvent or EvalBatch(..., CloudEvents).
+func (e *Env) CompileFilter(ctx context.Context, filter []byte) (*Program, error) {
+	return e.compile(ctx, struct {
+		Filter json.RawMessage `json:"cloudEventFilter"`
+		Env    EnvSpec         `json:"env"`
+	}{filter, e.Spec}, "")
+}
+
+// CompileWhen compiles Tekton when expressions (TEP-0145), AND-ed. $(params.x),
+// $(tasks.t.results.r), $(tasks.t.status), $(tasks.status) and $(context.…)
+// references become accesses of the variables params, tasks and context
+// (never text substitution); Program.Expression shows the CEL. Evaluate with
+// an activation {"params": …, "tasks": …, "context": …}.
+func (e *Env) CompileWhen(ctx context.Context, exprs ...string) (*Program, error) {
+	if exprs == nil {
+		exprs = []string{}
+	}
+	return e.compile(ctx, struct {
+		When []string `json:"when"`
+		Env  EnvSpec  `json:"env"`
+	}{exprs, e.Spec}, "")
+}
+
+func (e *Env) compile(ctx context.Context, request any, expr string) (*Program, error) {
+	req, err := json.Marshal(request)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArgument, Message: err.Error()}
 	}
@@ -144,6 +178,9 @@ func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
 	var cr compileResponse
 	if err := json.Unmarshal(resp, &cr); err != nil {
 		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("compile response: %v", err)}
+	}
+	if cr.Expression != "" {
+		expr = cr.Expression
 	}
 	p := &Program{
 		rt:           r,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"sync/atomic"
 )
@@ -16,7 +17,8 @@ type Program struct {
 	compileReq []byte
 	closed     atomic.Bool
 
-	// Expression is the source text.
+	// Expression is the CEL source: as given to Compile, or what a filter
+	// or when list became.
 	Expression string
 	// OutputType is the checked output type as a CEL type name ("bool",
 	// "list(string)"); "dyn" when type checking is off.
@@ -76,6 +78,17 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 		}
 		raw = b
 	}
+	return p.eval(ctx, "activation", raw, opts)
+}
+
+// EvalEvent evaluates a trigger filter (or any program over ce and data)
+// against one CloudEvent: a structured-mode JSON event, or a binary-mode
+// envelope {"headers": {...}, "body": "..."} (docs/abi.md).
+func (p *Program) EvalEvent(ctx context.Context, event []byte, opts ...EvalOption) (*Result, error) {
+	return p.eval(ctx, "cloudEvent", event, opts)
+}
+
+func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []EvalOption) (*Result, error) {
 	cfg := evalConfig{}
 	for _, o := range opts {
 		o(&cfg)
@@ -99,7 +112,9 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 		req = append(req, `,"costLimit":`...)
 		req = strconv.AppendUint(req, cfg.costLimit, 10)
 	}
-	req = append(req, `,"activation":`...)
+	req = append(req, `,"`...)
+	req = append(req, member...)
+	req = append(req, `":`...)
 	req = append(req, raw...)
 	req = append(req, '}')
 	if cap(req) <= 1<<20 {
@@ -116,6 +131,111 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 		return nil, ce
 	}
 	return res, err
+}
+
+// BatchItems says what EvalBatch's items are.
+type BatchItems string
+
+const (
+	// Activations: each item is an activation (a JSON object of variables).
+	Activations BatchItems = "activations"
+	// CloudEvents: each item is a CloudEvent, as for EvalEvent.
+	CloudEvents BatchItems = "cloudEvents"
+)
+
+// BatchResult is one item's outcome: a Result, or an *Error (eval_error,
+// cost_limit_exceeded, invalid_activation, ...). Err is not a Go error of
+// the call: the batch as a whole succeeded.
+type BatchResult struct {
+	Result
+	Err *Error
+}
+
+// EvalBatch evaluates the program over many items in one module call, so
+// the cost of crossing into the module is paid once per batch. Items are
+// JSON (a pretty-printed item is compacted). The call fails as a whole
+// only when the module fails (trap, context) or the batch is malformed.
+func (p *Program) EvalBatch(ctx context.Context, items [][]byte, kind BatchItems, opts ...EvalOption) ([]BatchResult, error) {
+	cfg := evalConfig{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if p.closed.Load() {
+		return nil, &Error{Code: CodeClosed, Message: "program is closed"}
+	}
+	r := p.rt
+	in, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.put(in)
+	h, err := p.handleIn(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	size := 64
+	for _, it := range items {
+		size += len(it) + 1
+	}
+	req := make([]byte, 0, size)
+	req = append(req, `{"program":`...)
+	req = strconv.AppendUint(req, uint64(h), 10)
+	if cfg.costLimit > 0 {
+		req = append(req, `,"costLimit":`...)
+		req = strconv.AppendUint(req, cfg.costLimit, 10)
+	}
+	req = append(req, `,"items":"`...)
+	req = append(req, kind...)
+	req = append(req, `"}`...)
+	for _, it := range items {
+		req = append(req, '\n')
+		if bytes.ContainsAny(it, "\r\n") {
+			var c bytes.Buffer
+			if err := json.Compact(&c, it); err == nil {
+				it = c.Bytes()
+			} else {
+				it = []byte(`"<invalid JSON item>"`)
+			}
+		}
+		if len(bytes.TrimSpace(it)) == 0 {
+			it = []byte(`null`)
+		}
+		req = append(req, it...)
+	}
+	resp, err := r.call(ctx, in, ExportEvalBatch, req)
+	if err != nil {
+		return nil, err
+	}
+	// A malformed header or an unknown program fails the whole batch (items
+	// never fail with these codes).
+	if err := decodeError(resp); err != nil && !bytes.Contains(resp, []byte("\n")) {
+		if e := err.(*Error); e.Code == CodeBadRequest || e.Code == CodeUnknownProgram || len(items) == 0 {
+			return nil, err
+		}
+	}
+	out := make([]BatchResult, 0, len(items))
+	for len(resp) > 0 {
+		line := resp
+		if i := bytes.IndexByte(resp, '\n'); i >= 0 {
+			line, resp = resp[:i], resp[i+1:]
+		} else {
+			resp = nil
+		}
+		res, err := parseEvalResponse(line)
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok {
+				e = &Error{Code: CodeInternal, Message: err.Error()}
+			}
+			out = append(out, BatchResult{Err: e})
+			continue
+		}
+		out = append(out, BatchResult{Result: *res})
+	}
+	if len(out) != len(items) {
+		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("batch: %d results for %d items", len(out), len(items))}
+	}
+	return out, nil
 }
 
 var (

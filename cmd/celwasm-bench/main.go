@@ -203,6 +203,9 @@ func main() {
 	}
 	md.WriteString("\nActivation sizes: (a) " + size(cases[0].activation) + ", (b) " + size(cases[1].activation) + ", (c) " + size(cases[2].activation) + ", (d) " + size(cases[3].activation) + ".\n\n")
 
+	// Batch filtering.
+	batchSection(ctx, &md, wz, wt, *rounds)
+
 	// Cold start.
 	md.WriteString("### Cold start\n\n")
 	md.WriteString("| step | wazero | wasmtime-go |\n|---|---|---|\n")
@@ -242,6 +245,127 @@ func main() {
 	if *out != "" {
 		check(splice(*out, "go-bench", md.String()))
 	}
+}
+
+// batchEvents makes n structured CloudEvents of about 1 KB, a fifth of
+// them matching the filter.
+func batchEvents(n int) [][]byte {
+	tmpl, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
+	check(err)
+	var ev map[string]any
+	check(json.Unmarshal(tmpl, &ev))
+	types := []string{"com.github.pull.create", "com.github.issue.create", "com.github.push", "dev.knative.sources.ping", "com.github.pull.closed"}
+	out := make([][]byte, n)
+	for i := range out {
+		ev["id"] = fmt.Sprintf("event-%06d", i)
+		ev["type"] = types[i%len(types)]
+		b, _ := json.Marshal(ev)
+		out[i] = b
+	}
+	return out
+}
+
+const batchFilter = `{"attributes":{"type":"com.github.pull.create","source":"https://github.com/knative/eventing/pulls/123"}}`
+
+func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runtime, rounds int) {
+	const n = 1000
+	events := batchEvents(n)
+	size := 0
+	for _, e := range events {
+		size += len(e)
+	}
+	type runner struct {
+		name string
+		run  func() int // returns matches
+	}
+	var runners []runner
+	for _, rt := range []*celwasm.Runtime{wz, wt} {
+		prg, err := rt.NewEnv().CompileFilter(ctx, []byte(batchFilter))
+		check(err)
+		rt := rt
+		runners = append(runners, runner{"celwasm " + rt.Engine() + " (EvalBatch, 1000 events per call)", func() int {
+			res, err := prg.EvalBatch(ctx, events, celwasm.CloudEvents)
+			check(err)
+			m := 0
+			for _, r := range res {
+				if r.Err == nil && string(r.JSON) == "true" {
+					m++
+				}
+			}
+			return m
+		}})
+	}
+	// The engine natively, through the same batch handler.
+	h := abi.NewHandler()
+	resp := h.Compile([]byte(`{"cloudEventFilter":` + batchFilter + `}`))
+	var cr struct {
+		Program    int    `json:"program"`
+		Expression string `json:"expression"`
+	}
+	check(json.Unmarshal(resp, &cr))
+	var req bytes.Buffer
+	fmt.Fprintf(&req, `{"program":%d,"items":"cloudEvents"}`, cr.Program)
+	for _, e := range events {
+		req.WriteByte('\n')
+		req.Write(e)
+	}
+	batchReq := req.Bytes()
+	runners = append(runners, runner{"celwasm engine, native", func() int {
+		return bytes.Count(h.EvalBatch(batchReq), []byte(`{"value":true`))
+	}})
+	// Native cel-go: decode each event with encoding/json, build ce and data.
+	env, err := engine.NewEnv(engine.EnvSpec{Base: engine.BaseCEL, Extensions: []engine.ExtensionSpec{{Name: "strings"}},
+		Variables: []engine.VariableSpec{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
+	check(err)
+	p, err := env.Compile(cr.Expression)
+	check(err)
+	nprg, err := env.CEL().Program(p.AST, cel.CostLimit(engine.DefaultCostLimit))
+	check(err)
+	runners = append(runners, runner{"native cel-go + encoding/json", func() int {
+		m := 0
+		for _, e := range events {
+			var ev map[string]any
+			check(json.Unmarshal(e, &ev))
+			data := ev["data"]
+			delete(ev, "data")
+			if t, ok := ev["time"].(string); ok {
+				if ts, err := time.Parse(time.RFC3339Nano, t); err == nil {
+					ev["time"] = ts
+				}
+			}
+			out, _, err := nprg.Eval(map[string]any{"ce": ev, "data": data})
+			check(err)
+			if out.Value() == true {
+				m++
+			}
+		}
+		return m
+	}})
+	fmt.Fprintf(md, "### Batch filtering: one trigger filter over CloudEvents\n\nFilter `%s`, which becomes `%s`; %d structured events of %d bytes on average, one goroutine (one core), median of %d rounds.\n\n",
+		batchFilter, cr.Expression, n, size/n, rounds)
+	md.WriteString("| path | events/s | µs per event | matches |\n|---|---|---|---|\n")
+	var nativeRate float64
+	rates := make([]float64, len(runners))
+	for i, r := range runners {
+		var ds []time.Duration
+		matches := 0
+		for k := 0; k < rounds; k++ {
+			res := testing.Benchmark(func(b *testing.B) {
+				for j := 0; j < b.N; j++ {
+					matches = r.run()
+				}
+			})
+			ds = append(ds, time.Duration(res.NsPerOp()))
+		}
+		d := median(ds)
+		rates[i] = float64(n) / d.Seconds()
+		if strings.HasPrefix(r.name, "native") {
+			nativeRate = rates[i]
+		}
+		fmt.Fprintf(md, "| %s | %.0f | %.2f | %d |\n", r.name, rates[i], d.Seconds()*1e6/float64(n), matches)
+		fmt.Fprintf(os.Stderr, "batch %s: %.0f events/s\n", r.name, rates[i])
+	}
+	fmt.Fprintf(md, "\nwazero / native cel-go: %.1f× the time per event; wasmtime-go / native: %.1f×.\n\n", nativeRate/rates[0], nativeRate/rates[1])
 }
 
 // coldStart measures a fresh Runtime from module load to the first result.

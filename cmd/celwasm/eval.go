@@ -96,7 +96,7 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return report(stderr, err)
 	}
-	defer rt.Close(ctx)
+	defer release(ctx, rt)
 	prg, err := rt.NewEnv(opts...).Compile(ctx, ef.expr)
 	if err != nil {
 		return report(stderr, err)

@@ -3,6 +3,8 @@
 //
 //	celwasm eval -e EXPR [--var NAME=TYPE]... [--k8s-version 1.34] [-i FILE|-]
 //	celwasm check -e EXPR [--var NAME=TYPE]...
+//	celwasm filter --filter filter.yaml [-i events.ndjson|-] [--explain]
+//	celwasm when --context ctx.json -e EXPR [-e EXPR]...
 //	celwasm version
 //
 // Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad
@@ -27,6 +29,8 @@ const usage = `celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebA
 Usage:
   celwasm eval -e EXPR [flags] [-i FILE|-]   evaluate; prints the result as canonical JSON
   celwasm check -e EXPR [flags]              type-check; prints the output type and cost estimate
+  celwasm filter --filter F.yaml -i EVENTS   CloudEvents trigger filter: matching events to stdout
+  celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
   celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'celwasm COMMAND -h' for a command's flags.
@@ -56,6 +60,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdCheck(ctx, args[1:], stdout, stderr)
 	case "version":
 		return cmdVersion(ctx, args[1:], stdout, stderr)
+	case "filter":
+		return cmdFilter(ctx, args[1:], stdin, stdout, stderr)
+	case "when":
+		return cmdWhen(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -146,7 +154,14 @@ func (f *envFlags) declared(name string) bool {
 	return false
 }
 
-func newRuntime(ctx context.Context, engine string) (*celwasm.Runtime, error) {
+// newRuntime opens the Runtime a command uses and release closes it; tests
+// replace both to share one Runtime per engine across many commands.
+var (
+	newRuntime = openRuntime
+	release    = func(ctx context.Context, rt *celwasm.Runtime) { rt.Close(ctx) }
+)
+
+func openRuntime(ctx context.Context, engine string) (*celwasm.Runtime, error) {
 	opts := []celwasm.Option{celwasm.WithInstances(1)}
 	switch engine {
 	case "wazero":
@@ -191,7 +206,7 @@ func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return report(stderr, err)
 	}
-	defer rt.Close(ctx)
+	defer release(ctx, rt)
 	v, err := rt.Version(ctx)
 	if err != nil {
 		return report(stderr, err)
@@ -227,7 +242,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return report(stderr, err)
 	}
-	defer rt.Close(ctx)
+	defer release(ctx, rt)
 	prg, err := rt.NewEnv(opts...).Compile(ctx, ef.expr)
 	if err != nil {
 		return report(stderr, err)

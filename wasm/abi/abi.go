@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ const maxEnvs = 64
 
 // Handler holds the programs and environments of one module instance.
 type Handler struct {
-	programs map[uint32]*engine.Program
+	programs map[uint32]*program
 	next     uint32
 	envs     map[string]*engine.Env
 	envOrder []string
@@ -39,13 +40,30 @@ type Handler struct {
 
 // NewHandler returns an empty handler.
 func NewHandler() *Handler {
-	return &Handler{programs: map[uint32]*engine.Program{}, envs: map[string]*engine.Env{}, next: 1}
+	return &Handler{programs: map[uint32]*program{}, envs: map[string]*engine.Env{}, next: 1}
 }
 
-// CompileRequest is the compile export's request.
+// program is a compiled program and how its activations are read.
+type program struct {
+	*engine.Program
+	kind programKind
+}
+
+type programKind int
+
+const (
+	plainProgram  programKind = iota
+	filterProgram             // a CloudEvents trigger filter: ce and data
+	whenProgram               // Tekton when expressions: numeric strings read as numbers
+)
+
+// CompileRequest is the compile export's request: exactly one of
+// Expression, CloudEventFilter and When.
 type CompileRequest struct {
-	Expression *string        `json:"expression"`
-	Env        engine.EnvSpec `json:"env"`
+	Expression       *string         `json:"expression"`
+	CloudEventFilter json.RawMessage `json:"cloudEventFilter"`
+	When             []string        `json:"when"`
+	Env              engine.EnvSpec  `json:"env"`
 }
 
 // CompileResponse is the compile export's successful response.
@@ -53,6 +71,8 @@ type CompileResponse struct {
 	Program      uint32               `json:"program"`
 	OutputType   string               `json:"outputType"`
 	CostEstimate *engine.CostEstimate `json:"costEstimate,omitempty"`
+	// Expression is the CEL a filter or when list became.
+	Expression string `json:"expression,omitempty"`
 }
 
 type errorResponse struct {
@@ -67,15 +87,45 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if err := decodeStrict(req, &r); err != nil {
 		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "compile request: " + err.Error()})
 	}
-	if r.Expression == nil {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "compile request: missing \"expression\""})
+	given := 0
+	for _, ok := range []bool{r.Expression != nil, r.CloudEventFilter != nil, r.When != nil} {
+		if ok {
+			given++
+		}
 	}
-	env, err := h.env(r.Env)
+	if given != 1 {
+		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "compile request: want exactly one of \"expression\", \"cloudEventFilter\" and \"when\""})
+	}
+	kind, expr, spec := plainProgram, "", r.Env
+	switch {
+	case r.Expression != nil:
+		expr = *r.Expression
+	case r.CloudEventFilter != nil:
+		var err error
+		if expr, err = engine.FilterToCEL(gjson.ParseBytes(r.CloudEventFilter)); err != nil {
+			return h.fail(err)
+		}
+		kind, spec = filterProgram, withVariables(spec, map[string]string{engine.EventVariable: "map(string, dyn)", engine.DataVariable: "dyn"})
+	case r.When != nil:
+		var err error
+		if expr, err = engine.WhenToCEL(r.When); err != nil {
+			return h.fail(err)
+		}
+		vars := map[string]string{}
+		for _, v := range engine.TektonVariables {
+			vars[v] = "map(string, dyn)"
+		}
+		kind, spec = whenProgram, withVariables(spec, vars)
+	}
+	env, err := h.env(spec)
 	if err != nil {
 		return h.fail(err)
 	}
-	prg, err := env.Compile(*r.Expression)
+	prg, err := env.Compile(expr)
 	if err != nil {
+		if e, ok := err.(*engine.Error); ok && kind != plainProgram {
+			e.Message = "the CEL expression " + strconv.Quote(expr) + " does not compile:\n" + e.Message
+		}
 		return h.fail(err)
 	}
 	id := h.next
@@ -83,8 +133,38 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if h.next == 0 {
 		h.next = 1
 	}
-	h.programs[id] = prg
-	return h.ok(CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate})
+	h.programs[id] = &program{Program: prg, kind: kind}
+	cr := CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
+	if kind != plainProgram {
+		cr.Expression = expr
+	}
+	return h.ok(cr)
+}
+
+// withVariables returns spec with the variables a filter or when list
+// needs, unless declared already. A spec without a base gets the cel base
+// with the strings extension, as Knative and Tekton evaluate CEL.
+func withVariables(spec engine.EnvSpec, vars map[string]string) engine.EnvSpec {
+	if spec.Base == "" && spec.CompatibilityVersion == "" && spec.EnvType == "" && len(spec.Extensions) == 0 {
+		spec.Base = engine.BaseCEL
+		spec.Extensions = []engine.ExtensionSpec{{Name: "strings"}}
+	}
+	declared := map[string]bool{}
+	for _, v := range spec.Variables {
+		declared[v.Name] = true
+	}
+	spec.Variables = append([]engine.VariableSpec(nil), spec.Variables...)
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !declared[n] {
+			spec.Variables = append(spec.Variables, engine.VariableSpec{Name: n, Type: vars[n]})
+		}
+	}
+	return spec
 }
 
 func (h *Handler) env(spec engine.EnvSpec) (*engine.Env, error) {
@@ -106,7 +186,11 @@ func (h *Handler) env(spec engine.EnvSpec) (*engine.Env, error) {
 	return e, nil
 }
 
-// Eval handles an eval request: {"program":N,"activation":{...},"costLimit":N}.
+// Eval handles an eval request:
+//
+//	{"program":N,"costLimit":N,"typedActivation":{...},"activation":{...}}
+//	{"program":N,"costLimit":N,"cloudEvent":{...}}
+//
 // The request is read without decoding the activation (see
 // engine.JSONActivation). The returned slice is valid until the next call.
 func (h *Handler) Eval(req []byte) (resp []byte) {
@@ -121,76 +205,199 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 	if !root.IsObject() {
 		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "eval request: want a JSON object"})
 	}
-	var (
-		handle     uint64
-		haveHandle bool
-		activation gjson.Result
-		typed      gjson.Result
-		costLimit  uint64
-		bad        *engine.Error
-	)
+	var r evalRequest
+	if err := r.parse(root, true); err != nil {
+		return h.fail(err)
+	}
+	out, err := h.evalOne(h.out[:0], &r)
+	if err != nil {
+		return h.fail(err)
+	}
+	h.out = out
+	return out
+}
+
+type evalRequest struct {
+	handle     uint64
+	haveHandle bool
+	activation gjson.Result
+	typed      gjson.Result
+	event      gjson.Result
+	costLimit  uint64
+	events     bool // batch: items are CloudEvents
+}
+
+// parse reads an eval request (or, with single=false, a batch header).
+func (r *evalRequest) parse(root gjson.Result, single bool) *engine.Error {
+	what := "eval request"
+	if !single {
+		what = "batch header"
+	}
+	var bad *engine.Error
 	root.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "program":
 			n, err := strconv.ParseUint(v.Raw, 10, 32)
 			if v.Type != gjson.Number || err != nil {
-				bad = &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: \"program\" must be a program handle (a positive integer)"}
+				bad = &engine.Error{Code: engine.CodeBadRequest, Message: what + ": \"program\" must be a program handle (a positive integer)"}
 				return false
 			}
-			handle, haveHandle = n, true
-		case "activation":
-			activation = v
-		case "typedActivation":
-			typed = v
+			r.handle, r.haveHandle = n, true
+			return true
 		case "costLimit":
 			n, err := strconv.ParseUint(v.Raw, 10, 64)
 			if v.Type != gjson.Number || err != nil {
-				bad = &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: \"costLimit\" must be a non-negative integer (cost units)"}
+				bad = &engine.Error{Code: engine.CodeBadRequest, Message: what + ": \"costLimit\" must be a non-negative integer (cost units)"}
 				return false
 			}
-			costLimit = n
-		default:
-			bad = &engine.Error{Code: engine.CodeBadRequest, Message: fmt.Sprintf("eval request: unknown field %q", k.Str)}
-			return false
+			r.costLimit = n
+			return true
+		case "activation", "typedActivation", "cloudEvent":
+			if !single {
+				break
+			}
+			switch k.Str {
+			case "activation":
+				r.activation = v
+			case "typedActivation":
+				r.typed = v
+			default:
+				r.event = v
+			}
+			return true
+		case "items":
+			if single {
+				break
+			}
+			switch v.Str {
+			case "activations":
+			case "cloudEvents":
+				r.events = true
+			default:
+				bad = &engine.Error{Code: engine.CodeBadRequest, Message: "batch header: \"items\" must be \"activations\" or \"cloudEvents\""}
+				return false
+			}
+			return true
 		}
-		return true
+		bad = &engine.Error{Code: engine.CodeBadRequest, Message: fmt.Sprintf("%s: unknown field %q", what, k.Str)}
+		return false
 	})
 	if bad != nil {
-		return h.fail(bad)
+		return bad
 	}
-	if !haveHandle {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "eval request: missing \"program\""})
+	if !r.haveHandle {
+		return &engine.Error{Code: engine.CodeBadRequest, Message: what + ": missing \"program\""}
 	}
-	prg, ok := h.programs[uint32(handle)]
+	if single && r.event.Exists() && (r.activation.Exists() || r.typed.Exists()) {
+		return &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: \"cloudEvent\" replaces \"activation\" and \"typedActivation\""}
+	}
+	return nil
+}
+
+// evalOne evaluates one request and appends the success response to out.
+func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
+	prg, ok := h.programs[uint32(r.handle)]
 	if !ok {
-		return h.fail(&engine.Error{Code: engine.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", handle)})
+		return out, &engine.Error{Code: engine.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", r.handle)}
 	}
-	if !activation.Exists() {
-		activation = gjson.Parse("{}")
-	}
-	act, err := prg.Env.ActivationOver(activation)
-	if err != nil {
-		return h.fail(err)
-	}
-	if typed.Exists() {
-		if err := act.SetTyped(typed); err != nil {
-			return h.fail(err)
+	var act *engine.JSONActivation
+	var err error
+	if r.event.Exists() {
+		act, err = prg.Env.EventActivation(r.event)
+	} else {
+		activation := r.activation
+		if !activation.Exists() {
+			activation = gjson.Parse("{}")
+		}
+		act, err = prg.Env.ActivationOver(activation)
+		if err == nil && r.typed.Exists() {
+			err = act.SetTyped(r.typed)
 		}
 	}
-	val, cost, err := prg.Eval(act, costLimit)
 	if err != nil {
-		return h.fail(err)
+		return out, err
 	}
-	out := append(h.out[:0], `{"value":`...)
+	if prg.kind == whenProgram {
+		act.TektonResults()
+	}
+	val, cost, err := prg.Eval(act, r.costLimit)
+	if err != nil {
+		return out, err
+	}
+	mark := len(out)
+	out = append(out, `{"value":`...)
 	out, err = engine.AppendValue(out, val)
 	if err != nil {
-		return h.fail(&engine.Error{Code: engine.CodeEval, Message: "result: " + err.Error(), Cost: &cost})
+		return out[:mark], &engine.Error{Code: engine.CodeEval, Message: "result: " + err.Error(), Cost: &cost}
 	}
 	out = append(out, `,"cost":`...)
 	out = strconv.AppendUint(out, cost, 10)
-	out = append(out, '}')
+	return append(out, '}'), nil
+}
+
+// EvalBatch evaluates one program over many items: the request is a header
+// line, {"program":N,"costLimit":N,"items":"activations"|"cloudEvents"},
+// followed by one JSON item per line (NDJSON; blank lines are skipped). The
+// response has one line per item, each exactly what Eval would return for
+// it, joined by "\n". A malformed header is one error response.
+func (h *Handler) EvalBatch(req []byte) (resp []byte) {
+	defer h.recover(&resp)
+	s := string(req)
+	headerLine, rest, _ := strings.Cut(s, "\n")
+	if err := engine.CheckJSON(headerLine); err != nil {
+		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "batch header: " + err.Error()})
+	}
+	header := gjson.Parse(headerLine)
+	if !header.IsObject() {
+		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "batch header: want a JSON object"})
+	}
+	var base evalRequest
+	if err := base.parse(header, false); err != nil {
+		return h.fail(err)
+	}
+	if _, ok := h.programs[uint32(base.handle)]; !ok {
+		return h.fail(&engine.Error{Code: engine.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", base.handle)})
+	}
+	out := h.out[:0]
+	first := true
+	for len(rest) > 0 {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if !first {
+			out = append(out, '\n')
+		}
+		first = false
+		r := base
+		if err := engine.CheckJSON(line); err != nil {
+			out = appendError(out, &engine.Error{Code: engine.CodeInvalidActivation, Message: "item: " + err.Error()})
+			continue
+		}
+		item := gjson.Parse(line)
+		if r.events {
+			r.event = item
+		} else {
+			r.activation = item
+		}
+		var err error
+		out, err = h.evalOne(out, &r)
+		if err != nil {
+			out = appendError(out, err)
+		}
+	}
 	h.out = out
 	return out
+}
+
+func appendError(out []byte, err error) []byte {
+	e, ok := err.(*engine.Error)
+	if !ok {
+		e = &engine.Error{Code: engine.CodeInternal, Message: err.Error()}
+	}
+	b, _ := marshal(errorResponse{Error: e})
+	return append(out, b...)
 }
 
 // requestError names the activation as the culprit when the request is

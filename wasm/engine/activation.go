@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"strconv"
-	"unicode/utf8"
-
+	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 	"github.com/tidwall/gjson"
@@ -22,6 +20,10 @@ type JSONActivation struct {
 	raw   gjson.Result
 	index *objIndex
 	typed map[string]ref.Val
+	// A CloudEvent activation binds ce and data (see events.go).
+	event bool
+	ce    *jsonMap
+	data  ref.Val
 }
 
 // SetTyped adds variables given in canonical typed JSON (an object of
@@ -68,6 +70,15 @@ func (e *Env) ActivationOver(r gjson.Result) (*JSONActivation, error) {
 
 // ResolveName implements interpreter.Activation.
 func (a *JSONActivation) ResolveName(name string) (any, bool) {
+	if a.event {
+		switch name {
+		case EventVariable:
+			return a.ce, true
+		case DataVariable:
+			return a.data, a.data != nil
+		}
+		return nil, false
+	}
 	if v, ok := a.typed[name]; ok {
 		return v, true
 	}
@@ -85,56 +96,46 @@ func (a *JSONActivation) ResolveName(name string) (any, bool) {
 	return e.val, true
 }
 
+// TektonResults makes the task results in the "tasks" variable
+// (tasks.TASK.results.NAME) that are integer or decimal literals read as
+// numbers, as Tekton when expressions compare them (see tekton.go).
+func (a *JSONActivation) TektonResults() {
+	if a.index == nil {
+		a.index = buildIndex(a.raw)
+	}
+	i, ok := a.index.find("tasks")
+	if !ok || !a.index.entries[i].raw.IsObject() {
+		return
+	}
+	numeric := &converter{adapter: a.conv.adapter, numericStrings: true}
+	tasks := newJSONMap(&a.conv, a.index.entries[i].raw, types.StringType, types.DynType)
+	tidx := tasks.idx()
+	for j := range tidx.entries {
+		task := &tidx.entries[j]
+		if !task.raw.IsObject() {
+			continue
+		}
+		tm := newJSONMap(&a.conv, task.raw, types.StringType, types.DynType)
+		if k, ok := tm.idx().find("results"); ok && tm.index.entries[k].raw.IsObject() {
+			tm.index.entries[k].val = newJSONMap(numeric, tm.index.entries[k].raw, types.StringType, types.DynType)
+		}
+		task.val = tm
+	}
+	a.index.entries[i].val = tasks
+}
+
 // Parent implements interpreter.Activation.
 func (a *JSONActivation) Parent() interpreter.Activation { return nil }
 
 var _ interpreter.Activation = (*JSONActivation)(nil)
 
 // CheckJSON reports whether s is one valid JSON value, in valid UTF-8, whose
-// arrays and objects nest at most MaxDepth deep. The depth is checked first,
-// without recursion, so that hostile nesting cannot exhaust the stack.
+// arrays and objects nest at most MaxDepth deep (validateJSON: one pass,
+// no recursion, so hostile nesting cannot exhaust the stack).
 func CheckJSON(s string) error {
-	if err := checkDepth(s, MaxDepth); err != nil {
-		return err
-	}
-	if !utf8.ValidString(s) {
-		return errString("invalid UTF-8")
-	}
-	if !gjson.Valid(s) {
-		return errString("invalid JSON")
-	}
-	return nil
+	return validateJSON(s, MaxDepth)
 }
 
 type errString string
 
 func (e errString) Error() string { return string(e) }
-
-func checkDepth(s string, limit int) error {
-	depth := 0
-	inString := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > limit {
-				return errString("nesting deeper than the limit of " + strconv.Itoa(limit))
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return nil
-}

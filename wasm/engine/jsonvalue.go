@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,9 @@ import (
 // The rules are written down in docs/value-encoding.md.
 type converter struct {
 	adapter types.Adapter
+	// numericStrings: strings that are integer or decimal literals read as
+	// numbers (Tekton when expressions).
+	numericStrings bool
 }
 
 func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
@@ -143,6 +147,11 @@ func (c *converter) natural(r gjson.Result) ref.Val {
 	case gjson.False:
 		return types.False
 	case gjson.String:
+		if c.numericStrings {
+			if v, ok := numericLiteral(r.Str); ok {
+				return v
+			}
+		}
 		return types.String(r.Str)
 	case gjson.Number:
 		if isIntegerToken(r.Raw) {
@@ -160,6 +169,22 @@ func (c *converter) natural(r gjson.Result) ref.Val {
 		return &jsonList{conv: c, raw: r, elem: types.DynType}
 	}
 	return types.NewErr("activation: unexpected JSON %q", truncate(r.Raw))
+}
+
+var numericRE = regexp.MustCompile(`^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
+// numericLiteral reads an integer (int) or decimal (double) literal.
+func numericLiteral(s string) (ref.Val, bool) {
+	if !numericRE.MatchString(s) {
+		return nil, false
+	}
+	if isIntegerToken(s) {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return types.Int(i), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return types.Double(f), err == nil
 }
 
 func isIntegerToken(s string) bool {
@@ -272,14 +297,14 @@ type jsonMap struct {
 	keyT   *types.Type
 	valT   *types.Type
 	index  *objIndex
+	keys   []ref.Val // typed keys (int, uint, bool maps), by entry
 	keyErr ref.Val
 }
 
 type mapEntry struct {
-	key  string
-	raw  gjson.Result
-	val  ref.Val // the converted value, on first access
-	kval ref.Val // the key as a CEL value, on first iteration (or at indexing for typed keys)
+	key string
+	raw gjson.Result
+	val ref.Val // the converted value, on first access
 }
 
 // objIndex lists an object's members. Small objects keep their entries
@@ -292,7 +317,7 @@ type objIndex struct {
 
 const (
 	inlineEntries = 4
-	linearLimit   = 8
+	linearLimit   = 16
 )
 
 func buildIndex(raw gjson.Result) *objIndex {
@@ -344,11 +369,11 @@ func (m *jsonMap) idx() *objIndex {
 	if m.index == nil {
 		m.index = buildIndex(m.raw)
 		if !m.stringKeys() {
+			m.keys = make([]ref.Val, len(m.index.entries))
 			for i := range m.index.entries {
-				e := &m.index.entries[i]
-				e.kval = m.keyValue(e.key)
-				if types.IsError(e.kval) && m.keyErr == nil {
-					m.keyErr = e.kval
+				m.keys[i] = m.keyValue(m.index.entries[i].key)
+				if types.IsError(m.keys[i]) && m.keyErr == nil {
+					m.keyErr = m.keys[i]
 				}
 			}
 		}
@@ -358,11 +383,10 @@ func (m *jsonMap) idx() *objIndex {
 
 // keyAt returns entry i's key as a CEL value.
 func (m *jsonMap) keyAt(idx *objIndex, i int) ref.Val {
-	e := &idx.entries[i]
-	if e.kval == nil {
-		e.kval = types.String(e.key)
+	if m.keys != nil {
+		return m.keys[i]
 	}
-	return e.kval
+	return types.String(idx.entries[i].key)
 }
 
 func (m *jsonMap) keyValue(k string) ref.Val {
@@ -414,7 +438,7 @@ func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
 		return nil, false
 	}
 	for i := range idx.entries {
-		if types.Equal(idx.entries[i].kval, key) == types.True {
+		if types.Equal(m.keys[i], key) == types.True {
 			return m.value(&idx.entries[i]), true
 		}
 	}

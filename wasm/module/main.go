@@ -84,6 +84,19 @@ func eval(ptr, length uint32) uint64 {
 	return respond(handler.Eval(req))
 }
 
+// celwasm_eval_batch evaluates one program over many activations or
+// CloudEvents: a header line and NDJSON items in, one response line per item
+// out.
+//
+//go:wasmexport celwasm_eval_batch
+func evalBatch(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(handler.EvalBatch(req))
+}
+
 // celwasm_free releases a program; it returns 1 if the handle was known.
 //
 //go:wasmexport celwasm_free

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	celwasm "github.com/celwasm/celwasm/host"
+)
+
+// batchSize and batchBytes bound one module call of `celwasm filter`.
+const (
+	batchSize  = 1000
+	batchBytes = 4 << 20
+)
+
+func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("celwasm filter", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	filterFile := fs.String("filter", "", "trigger filter `FILE` (YAML or JSON; one filter per document): expression, attributes, sourceAndType, exact, prefix, suffix, all, any or not — or a Trigger")
+	input := fs.String("i", "", "CloudEvents `FILE` (NDJSON, a JSON array or one JSON event; - for stdin); structured mode, or binary-mode envelopes {\"headers\":{...},\"body\":...}")
+	explain := fs.Bool("explain", false, "print the CEL each filter became")
+	failOpen := fs.Bool("fail-open", false, "deliver events whose evaluation fails (default: fail closed)")
+	costLimit := fs.Uint64("cost-limit", celwasm.DefaultCostLimit, "per-event cost limit in cost units")
+	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *filterFile == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "celwasm filter: --filter FILE is required")
+		return exitUsage
+	}
+	f, err := os.Open(*filterFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "celwasm filter:", err)
+		return exitUsage
+	}
+	filters, err := readDocuments(f)
+	f.Close()
+	if err != nil || len(filters) == 0 {
+		fmt.Fprintf(stderr, "error: invalid filter file %s: %v\n", *filterFile, err)
+		return exitError
+	}
+	rt, err := newRuntime(ctx, *engine)
+	if err != nil {
+		return report(stderr, err)
+	}
+	defer release(ctx, rt)
+	var prgs []*celwasm.Program
+	for i, doc := range filters {
+		prg, err := rt.NewEnv().CompileFilter(ctx, doc)
+		if err != nil {
+			if len(filters) > 1 {
+				fmt.Fprintf(stderr, "filter %d: ", i+1)
+			}
+			return report(stderr, err)
+		}
+		defer prg.Close()
+		prgs = append(prgs, prg)
+		if *explain {
+			w := stderr
+			if *input == "" {
+				w = stdout
+			}
+			if len(filters) > 1 {
+				fmt.Fprintf(w, "filter %d: ", i+1)
+			}
+			fmt.Fprintln(w, prg.Expression)
+		}
+	}
+	if *input == "" {
+		if !*explain {
+			fmt.Fprintln(stderr, "celwasm filter: -i FILE is required (or --explain alone)")
+			return exitUsage
+		}
+		return exitOK
+	}
+	var r io.Reader = stdin
+	if *input != "-" {
+		f, err := os.Open(*input)
+		if err != nil {
+			fmt.Fprintln(stderr, "celwasm filter:", err)
+			return exitUsage
+		}
+		defer f.Close()
+		r = f
+	}
+	events, err := readEvents(r)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: reading events: %v\n", err)
+		return exitError
+	}
+
+	matched := make([]int, len(prgs))
+	errCount := make([]int, len(prgs))
+	delivered := 0
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	shown := 0
+	for start := 0; start < len(events); {
+		end, size := start, 0
+		for end < len(events) && end-start < batchSize && (size == 0 || size+len(events[end]) <= batchBytes) {
+			size += len(events[end])
+			end++
+		}
+		batch := events[start:end]
+		deliver := make([]bool, len(batch))
+		for fi, prg := range prgs {
+			results, err := prg.EvalBatch(ctx, batch, celwasm.CloudEvents, celwasm.CostLimit(*costLimit))
+			if err != nil {
+				return report(stderr, err)
+			}
+			for i, res := range results {
+				switch {
+				case res.Err != nil:
+					errCount[fi]++
+					if shown < 10 {
+						fmt.Fprintf(stderr, "event %d: %s: %s\n", start+i+1, res.Err.Code, res.Err.Message)
+						shown++
+					}
+					if *failOpen {
+						deliver[i] = true
+					}
+				case string(res.JSON) == "true":
+					matched[fi]++
+					deliver[i] = true
+				case string(res.JSON) != "false":
+					errCount[fi]++
+					if shown < 10 {
+						fmt.Fprintf(stderr, "event %d: filter result is %s, not a bool\n", start+i+1, res.JSON)
+						shown++
+					}
+					if *failOpen {
+						deliver[i] = true
+					}
+				}
+			}
+		}
+		for i, ok := range deliver {
+			if ok {
+				out.Write(batch[i])
+				out.WriteByte('\n')
+				delivered++
+			}
+		}
+		start = end
+	}
+	mode := "fail closed"
+	if *failOpen {
+		mode = "fail open"
+	}
+	for fi := range prgs {
+		prefix := ""
+		if len(prgs) > 1 {
+			prefix = fmt.Sprintf("filter %d: ", fi+1)
+		}
+		fmt.Fprintf(stderr, "%smatched %d of %d events, %d evaluation errors (%s)\n", prefix, matched[fi], len(events), errCount[fi], mode)
+	}
+	if len(prgs) > 1 {
+		fmt.Fprintf(stderr, "delivered %d of %d events\n", delivered, len(events))
+	}
+	return exitOK
+}
+
+// readEvents reads NDJSON, a JSON array of events, or one JSON event, and
+// returns each event as compact JSON.
+func readEvents(r io.Reader) ([][]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, nil
+	}
+	if json.Valid(trimmed) {
+		if trimmed[0] == '[' {
+			var arr []json.RawMessage
+			if err := json.Unmarshal(trimmed, &arr); err != nil {
+				return nil, err
+			}
+			out := make([][]byte, len(arr))
+			for i, e := range arr {
+				out[i] = compactJSON(e)
+			}
+			return out, nil
+		}
+		if !bytes.Contains(trimmed, []byte("\n")) || !json.Valid(firstLine(trimmed)) {
+			return [][]byte{compactJSON(trimmed)}, nil
+		}
+	}
+	var out [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		out = append(out, append([]byte(nil), line...))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+func compactJSON(b []byte) []byte {
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		return b
+	}
+	return c.Bytes()
+}
+
+func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("celwasm when", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	contextFile := fs.String("context", "", "pipeline context `FILE` (JSON or YAML): {\"params\": {...}, \"tasks\": {\"TASK\": {\"results\": {...}, \"status\": ...}, \"status\": ...}, \"context\": {...}}")
+	var exprs multiFlag
+	fs.Var(&exprs, "e", "a when `expression` (cel); repeatable, AND-ed")
+	explain := fs.Bool("explain", false, "print the CEL the when list became")
+	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if len(exprs) == 0 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "celwasm when: at least one -e EXPR is required")
+		return exitUsage
+	}
+	activation := []byte("{}")
+	if *contextFile != "" {
+		f, err := os.Open(*contextFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "celwasm when:", err)
+			return exitUsage
+		}
+		docs, err := readDocuments(f)
+		f.Close()
+		if err != nil || len(docs) != 1 {
+			fmt.Fprintf(stderr, "error: %s must hold one JSON or YAML document (%v)\n", *contextFile, err)
+			return exitUsage
+		}
+		activation = docs[0]
+	}
+	rt, err := newRuntime(ctx, *engine)
+	if err != nil {
+		report(stderr, err)
+		return exitUsage
+	}
+	defer release(ctx, rt)
+	prg, err := rt.NewEnv().CompileWhen(ctx, exprs...)
+	if err != nil {
+		report(stderr, err)
+		return exitUsage
+	}
+	defer prg.Close()
+	if *explain {
+		fmt.Fprintln(stderr, prg.Expression)
+	}
+	res, err := prg.Eval(ctx, activation)
+	if err != nil {
+		report(stderr, err)
+		return exitUsage
+	}
+	switch string(res.JSON) {
+	case "true":
+		fmt.Fprintln(stdout, "true")
+		return exitOK
+	case "false":
+		fmt.Fprintln(stdout, "false")
+		return exitError
+	}
+	report(stderr, errors.New("when expressions must evaluate to a bool, got "+string(res.JSON)))
+	return exitUsage
+}

@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func evalEvent(t *testing.T, expr, event string) (string, string) {
+	t.Helper()
+	env, err := NewEnv(EnvSpec{Base: BaseCEL, Extensions: []ExtensionSpec{{Name: "strings"}, {Name: "lists"}},
+		Variables: []VariableSpec{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prg, err := env.Compile(expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	if err := CheckJSON(event); err != nil {
+		t.Fatal(err)
+	}
+	act, err := env.EventActivation(gjson.Parse(event))
+	if err != nil {
+		return "", err.(*Error).Code
+	}
+	v, _, err := prg.Eval(act, 0)
+	if err != nil {
+		return "", err.(*Error).Code
+	}
+	b, _ := AppendValue(nil, v)
+	return string(b), ""
+}
+
+func TestEventActivation(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../../conformance/testdata/cloudevents/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	pr, push, ping := read("github-pull-request.json"), read("binary-github-push.json"), read("binary-ping.json")
+	cases := []struct{ expr, event, want, code string }{
+		// structured: time is a timestamp, data the JSON, attributes in document order
+		{"ce.time", pr, `{"timestamp":"2026-11-20T14:05:11Z"}`, ""},
+		{"ce.time < timestamp('2026-11-21T00:00:00Z')", pr, `true`, ""},
+		{"data.pull_request.additions - data.pull_request.deletions", pr, `{"int":"475"}`, ""},
+		{"ce.github.repository + '/' + ce.githubrepository", pr, `"eventing/knative/eventing"`, ""},
+		{"'data' in ce || 'data_base64' in ce", pr, `false`, ""},
+		{"ce.map(k, k).slice(0, 4)", pr, `["specversion","id","source","type"]`, ""},
+		{"data", `{"specversion":"1.0","type":"t","data_base64":"AAEC"}`, `{"bytes":"AAEC"}`, ""},
+		{"data", `{"specversion":"1.0","type":"t","datacontenttype":"text/plain","data":"hello"}`, `"hello"`, ""},
+		{"ce.time", `{"specversion":"1.0","time":"not a time"}`, "", CodeEval},
+		{"has(ce.time)", `{"specversion":"1.0"}`, `false`, ""},
+		// binary: headers lowercased, ce- stripped, percent-decoded; the body per content type
+		{"ce.committer", push, `"José Domínguez"`, ""},
+		{"ce.datacontenttype + ' ' + ce.type", push, `"application/json com.github.push"`, ""},
+		{"data.commits[0].modified[0]", push, `"docs/eventing/triggers/README.md"`, ""},
+		{"'user-agent' in ce || 'useragent' in ce", push, `false`, ""},
+		{"ce.time.getHours()", push, `{"int":"17"}`, ""},
+		{"data", ping, `"nightly report"`, ""},
+		{"data", `{"headers":{"ce-specversion":"1.0"},"bodyBase64":"/w=="}`, `{"bytes":"/w=="}`, ""},
+		{"ce.x", `{"headers":{"ce-specversion":"1.0","ce-x":["a","b"]}}`, `"a,b"`, ""},
+		// not events
+		{"true", `{"headers":{"ce-id":"1"}}`, "", CodeInvalidActivation},
+		{"true", `{"id":"1"}`, "", CodeInvalidActivation},
+		{"true", `{"headers":{"ce-specversion":"1.0","content-type":"application/json"},"body":"{"}`, "", CodeInvalidActivation},
+		{"true", `{"headers":{"ce-specversion":"1.0","ce-x":"%ff"}}`, "", CodeInvalidActivation},
+		{"true", `[1]`, "", CodeInvalidActivation},
+	}
+	for _, c := range cases {
+		got, code := evalEvent(t, c.expr, c.event)
+		if got != c.want || code != c.code {
+			ev := c.event
+			if len(ev) > 60 {
+				ev = ev[:60] + "…"
+			}
+			t.Errorf("%s over %s = %s (%s), want %s (%s)", c.expr, ev, got, code, c.want, c.code)
+		}
+	}
+}
+
+func TestFilterToCEL(t *testing.T) {
+	cases := []struct{ filter, want, err string }{
+		{`{"expression":"ce.type == 'a'"}`, `ce.type == 'a'`, ""},
+		{`{"attributes":{"type":"a\"b","source":"s"}}`, `has(ce.type) && ce.type == "a\"b" && has(ce.source) && ce.source == "s"`, ""},
+		{`{"attributes":{}}`, `true`, ""},
+		{`{"attributes":{"time":"2020-01-01T00:00:00Z"}}`, `has(ce.time) && string(ce.time) == "2020-01-01T00:00:00Z"`, ""},
+		{`{"attributes":{"my-ext":"1"}}`, `"my-ext" in ce && string(ce["my-ext"]) == "1"`, ""},
+		{`{"sourceAndType":{"type":"t"}}`, `has(ce.type) && ce.type == "t"`, ""},
+		{`{"prefix":{"source":"https://"}}`, `has(ce.source) && ce.source.startsWith("https://")`, ""},
+		{`{"suffix":{"subject":".json"}}`, `has(ce.subject) && ce.subject.endsWith(".json")`, ""},
+		{`{"all":[]}`, `true`, ""},
+		{`{"any":[]}`, `false`, ""},
+		{`{"not":{"exact":{"type":"t"}}}`, `!(has(ce.type) && ce.type == "t")`, ""},
+		{`{"any":[{"exact":{"type":"a"}},{"all":[{"exact":{"type":"b"}},{"not":{"prefix":{"source":"x"}}}]}]}`,
+			`(has(ce.type) && ce.type == "a") || ((has(ce.type) && ce.type == "b") && (!(has(ce.source) && ce.source.startsWith("x"))))`, ""},
+		{`{"filter":{"exact":{"type":"t"}}}`, `has(ce.type) && ce.type == "t"`, ""},
+		{`{"spec":{"filters":[{"exact":{"type":"t"}}]}}`, `(has(ce.type) && ce.type == "t")`, ""},
+		{`{"attributes":{"a":"1"},"expression":"true"}`, "", "exactly one top-level filter"},
+		{`{"sourceAndType":{"subject":"x"}}`, "", "only source and type"},
+		{`{"exact":{}}`, "", "exactly one attribute"},
+		{`{"all":{}}`, "", "list of filters"},
+		{`{"cesql":"a = 1"}`, "", "not supported"},
+		{`{"expression":""}`, "", "non-empty"},
+		{`{"attributes":{"a":{"b":1}}}`, "", "must be a string"},
+		{`{"attributes":{"a..b":"x"}}`, "", "empty path segment"},
+		{`[]`, "", "object"},
+		{strings.Repeat(`{"not":`, 70) + `{"expression":"true"}` + strings.Repeat(`}`, 70), "", "deeper"},
+	}
+	for _, c := range cases {
+		got, err := FilterToCEL(gjson.Parse(c.filter))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.filter, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", c.filter, got, err, c.want)
+		}
+	}
+}
+
+func TestWhenToCEL(t *testing.T) {
+	cases := []struct {
+		in   []string
+		want string
+		err  string
+	}{
+		{[]string{"$(params.path) == 'README.md'"}, `params.path == 'README.md'`, ""},
+		{[]string{"$(tasks.unit-test.results.test-coverage) >= 0.9"}, `tasks["unit-test"].results["test-coverage"] >= 0.9`, ""},
+		{[]string{"$(params['my.param']) == \"x\""}, `params["my.param"] == "x"`, ""},
+		{[]string{"'a $(params.x) b $(params.y)' == ''"}, `('a ' + string(params.x) + ' b ' + string(params.y)) == ''`, ""},
+		{[]string{"\"\"\"$(params.x)\"\"\" == ''"}, `string(params.x) == ''`, ""},
+		{[]string{"r'\\d$(params.x)' == ''"}, `(r'\d' + string(params.x)) == ''`, ""},
+		{[]string{"'$' + '(params.x)' == ''"}, `'$' + '(params.x)' == ''`, ""},
+		{[]string{"a", "b"}, `(a) && (b)`, ""},
+		{[]string{"$(tasks.status) == 'Succeeded'", "$(tasks.t.status) == 'Failed'"}, `(tasks.status == 'Succeeded') && (tasks.t.status == 'Failed')`, ""},
+		{[]string{"$(context.pipelineRun.name) != ''"}, `context.pipelineRun.name != ''`, ""},
+		{[]string{"$(params.x[*]) == ''"}, "", "bad brackets"},
+		{[]string{"$(workspaces.w.path) == ''"}, "", "only params, tasks and context"},
+		{[]string{"$(tasks.t.results) == ''"}, "", "tasks.TASK.results.NAME"},
+		{[]string{"$(params.x == ''"}, "", "unterminated"},
+		{[]string{"'abc == ''"}, "", "unterminated string"},
+		{[]string{"b'$(params.x)' == b''"}, "", "bytes"},
+		{nil, "", "no when expressions"},
+	}
+	for _, c := range cases {
+		got, err := WhenToCEL(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: got %s (%v), want %s", c.in, got, err, c.want)
+		}
+	}
+}
