@@ -1,0 +1,410 @@
+// The celwasm playground: a static page that compiles and evaluates CEL in a Web Worker through
+// the `celwasm` package (WorkerRuntime), with the state shareable in the URL.
+import { WorkerRuntime, CompileError, CelError, formatText } from 'celwasm';
+import { parse as parseYaml } from 'yaml';
+import { examples } from './examples.js';
+
+const $ = (id) => document.getElementById(id);
+const el = {
+  expr: $('expr'), backdrop: $('expr-backdrop'), decls: $('decls'), base: $('base'), compat: $('compat'),
+  envType: $('envType'), exts: $('exts'), doc: $('doc'), docFormat: $('doc-format'), bind: $('bind'), at: $('at'),
+  costLimit: $('costLimit'), examples: $('examples'), share: $('share'), version: $('version'), status: $('status'),
+  result: $('result'), value: $('result-value'), type: $('result-type'), costEstimate: $('cost-estimate'),
+  costActual: $('cost-actual'), timing: $('timing'), json: $('result-json'), errors: $('errors'),
+  errorTitle: $('error-title'), errorList: $('error-list'),
+};
+
+const UINT64_MAX = (1n << 64n) - 1n;
+const EVAL_TIMEOUT_MS = 5000;
+
+// ------------------------------------------------------------------------------------------
+// State ↔ controls ↔ URL
+
+function defaultState() {
+  const ex = examples[0];
+  return { expr: ex.expr, decls: '', base: ex.base, compat: '', envType: 'NewExpressions', exts: [], doc: ex.doc, bind: ex.bind, at: ex.at, costLimit: '' };
+}
+
+function readControls() {
+  return {
+    expr: el.expr.value,
+    decls: el.decls.value,
+    base: el.base.value,
+    compat: el.compat.value,
+    envType: el.envType.value,
+    exts: [...el.exts.querySelectorAll('input:checked')].map((c) => c.value),
+    doc: el.doc.value,
+    bind: el.bind.value.trim(),
+    at: el.at.value.trim(),
+    costLimit: el.costLimit.value.trim(),
+  };
+}
+
+function writeControls(s) {
+  el.expr.value = s.expr ?? '';
+  el.decls.value = s.decls ?? '';
+  el.base.value = s.base === 'cel' ? 'cel' : 'kubernetes';
+  el.compat.value = s.compat ?? '';
+  if (el.compat.selectedIndex < 0) el.compat.selectedIndex = 0;
+  el.envType.value = s.envType === 'StoredExpressions' ? 'StoredExpressions' : 'NewExpressions';
+  for (const c of el.exts.querySelectorAll('input')) c.checked = (s.exts ?? []).includes(c.value);
+  el.doc.value = s.doc ?? '';
+  el.bind.value = s.bind ?? '';
+  el.at.value = s.at ?? '';
+  el.costLimit.value = s.costLimit ?? '';
+  syncBackdrop([]);
+}
+
+function b64url(bytes) {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function unb64url(s) {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+async function pipe(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+/** The state as a URL fragment: #s= + base64url(deflate-raw(JSON)). */
+async function encodeState(s) {
+  return 's=' + b64url(await pipe(new TextEncoder().encode(JSON.stringify(s)), new CompressionStream('deflate-raw')));
+}
+async function decodeState(hash) {
+  const m = /^#?s=([A-Za-z0-9_-]+)$/.exec(hash);
+  if (!m) return null;
+  try {
+    return JSON.parse(new TextDecoder().decode(await pipe(unb64url(m[1]), new DecompressionStream('deflate-raw'))));
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Inputs → environment and activation
+
+/** Parses "name: type" lines. */
+function parseDecls(text) {
+  const vars = {};
+  const problems = [];
+  text.split('\n').forEach((line, i) => {
+    const t = line.trim();
+    if (!t || t.startsWith('#')) return;
+    const m = /^([A-Za-z_][\w.]*)\s*[:=]\s*(.+)$/.exec(t);
+    if (!m) problems.push(`declarations line ${i + 1}: want "name: type"`);
+    else vars[m[1]] = m[2].trim();
+  });
+  return { vars, problems };
+}
+
+/** The value at a dotted field path. */
+function at(value, path) {
+  if (!path) return value;
+  let cur = value;
+  for (const f of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(f in cur)) throw new Error(`no field "${f}" at path "${path}"`);
+    cur = cur[f];
+  }
+  return cur;
+}
+
+/**
+ * Reads the input document. JSON is passed to the module as JSON text (its numbers exactly as
+ * written); YAML is read with integers as bigint, so nothing is rounded.
+ */
+function readDocument(text) {
+  const t = text.trim();
+  if (t === '') return { format: 'empty', value: undefined };
+  if (t[0] === '{' || t[0] === '[') {
+    try {
+      JSON.parse(t);
+      return { format: 'JSON', value: parseYaml(t, { intAsBigInt: true }), json: t };
+    } catch {
+      /* fall through to YAML, which reports positions */
+    }
+  }
+  return { format: 'YAML', value: parseYaml(text, { intAsBigInt: true }) };
+}
+
+function buildActivation(doc, bind, path) {
+  if (doc.value === undefined) return { activation: {}, names: [] };
+  if (bind) {
+    if (doc.json !== undefined && !path) return { activation: `{${JSON.stringify(bind)}:${doc.json}}`, names: [bind] };
+    return { activation: { [bind]: at(doc.value, path) }, names: [bind] };
+  }
+  const v = at(doc.value, path);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('without a variable to bind to, the input must be an object whose keys are the variables');
+  return { activation: v, names: Object.keys(v) };
+}
+
+// ------------------------------------------------------------------------------------------
+// Rendering
+
+function syncBackdrop(issues) {
+  const text = el.expr.value;
+  const cps = [...text];
+  const marks = new Set();
+  for (const is of issues) {
+    // line/column are 1-based, columns in code points.
+    let line = 1;
+    let col = 1;
+    for (let i = 0; i <= cps.length; i++) {
+      if (line === is.line && col === is.column) {
+        marks.add(i);
+        break;
+      }
+      if (cps[i] === '\n') {
+        line++;
+        col = 1;
+      } else col++;
+    }
+  }
+  const esc = (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c);
+  let html = '';
+  for (let i = 0; i <= cps.length; i++) {
+    const c = i < cps.length ? cps[i] : '';
+    if (marks.has(i)) html += `<mark>${c === '' || c === '\n' ? ' ' : esc(c)}</mark>${c === '\n' ? '\n' : ''}`;
+    else html += esc(c);
+  }
+  el.backdrop.innerHTML = html + '\n';
+  el.backdrop.scrollTop = el.expr.scrollTop;
+}
+
+function showStatus(text) {
+  el.status.textContent = text;
+}
+
+function showErrors(title, items) {
+  el.result.hidden = true;
+  el.errors.hidden = false;
+  el.errorTitle.textContent = title;
+  el.errorList.replaceChildren(
+    ...items.map((it) => {
+      const li = document.createElement('li');
+      const where = document.createElement('span');
+      where.className = 'where';
+      where.textContent = it.where ?? '';
+      const msg = document.createElement('span');
+      msg.className = 'message';
+      msg.textContent = (it.where ? ' ' : '') + it.message;
+      li.append(where, msg);
+      if (it.snippet) {
+        const pre = document.createElement('pre');
+        pre.textContent = it.snippet;
+        li.append(pre);
+      }
+      if (it.issue) {
+        li.classList.add('issue');
+        li.title = 'Show in the expression';
+        li.addEventListener('click', () => selectIssue(it.issue));
+      }
+      return li;
+    }),
+  );
+  document.body.dataset.state = 'error';
+}
+
+function selectIssue(is) {
+  const cps = [...el.expr.value];
+  let line = 1;
+  let col = 1;
+  let units = 0;
+  for (let i = 0; i < cps.length; i++) {
+    if (line === is.line && col === is.column) break;
+    if (cps[i] === '\n') {
+      line++;
+      col = 1;
+    } else col++;
+    units += cps[i].length;
+  }
+  el.expr.focus();
+  el.expr.setSelectionRange(units, Math.min(units + 1, el.expr.value.length));
+}
+
+function fmtEstimate(ce) {
+  if (!ce) return '— (type checking off)';
+  const max = ce.max === UINT64_MAX ? `${ce.max} (2^64−1: unbounded input sizes)` : ce.max.toString();
+  return ce.min === ce.max ? `${ce.min}` : `${ce.min} … ${max}`;
+}
+
+function showResult(prg, res, ms) {
+  el.errors.hidden = true;
+  el.result.hidden = false;
+  let text;
+  try {
+    text = formatText(res.json);
+  } catch {
+    text = res.json;
+  }
+  el.value.textContent = text;
+  el.value.className = 'value' + (res.json === 'true' ? ' true' : res.json === 'false' ? ' false' : '');
+  el.type.textContent = prg.outputType;
+  el.costEstimate.textContent = fmtEstimate(prg.costEstimate);
+  el.costActual.textContent = String(res.cost);
+  el.timing.textContent = `${ms.toFixed(ms < 10 ? 2 : 1)} ms (eval in the worker, round trip)`;
+  el.json.textContent = res.json;
+  document.body.dataset.state = 'done';
+}
+
+// ------------------------------------------------------------------------------------------
+// Compile and evaluate
+
+let rt;
+let current = { key: '', prg: null };
+let seq = 0;
+
+/** Compiles (when the expression or environment changed) and evaluates. body[data-started] and
+ * body[data-completed] carry the run's number, so that tests can wait for the page to settle. */
+async function run() {
+  const my = ++seq;
+  document.body.dataset.started = String(my);
+  try {
+    await runOnce(my);
+  } finally {
+    if (my === seq) document.body.dataset.completed = String(my);
+  }
+}
+
+async function runOnce(my) {
+  const s = readControls();
+  document.body.dataset.state = 'running';
+  syncBackdrop([]);
+  const { vars, problems } = parseDecls(s.decls);
+  let doc;
+  let act;
+  try {
+    doc = readDocument(s.doc);
+    el.docFormat.textContent = doc.format === 'empty' ? '(JSON or YAML)' : `(${doc.format})`;
+    act = buildActivation(doc, s.bind, s.at);
+  } catch (e) {
+    if (problems.length === 0) return showErrors('Input document', [{ message: e.message }]);
+  }
+  if (problems.length) return showErrors('Declarations', problems.map((p) => ({ message: p })));
+  for (const n of act.names) if (!(n in vars)) vars[n] = 'dyn';
+  const env = { base: s.base, variables: vars, extensions: s.exts };
+  if (s.base === 'kubernetes') {
+    if (s.compat) env.compatibilityVersion = s.compat;
+    if (s.envType === 'StoredExpressions') env.envType = 'StoredExpressions';
+  }
+  const key = JSON.stringify([env, s.expr]);
+  try {
+    showStatus('Compiling…');
+    if (current.key !== key) {
+      current.prg?.free();
+      current = { key, prg: null };
+      const prg = await rt.env(env).compile(s.expr, { timeoutMs: EVAL_TIMEOUT_MS });
+      if (my !== seq) return prg.free();
+      current.prg = prg;
+    }
+    const prg = current.prg;
+    showStatus('Evaluating…');
+    let costLimit;
+    if (s.costLimit) {
+      if (!/^\d+$/.test(s.costLimit)) return showErrors('Cost limit', [{ message: 'the cost limit is a whole number of cost units' }]);
+      costLimit = BigInt(s.costLimit);
+    }
+    const t0 = performance.now();
+    const res = await prg.eval(act.activation, { costLimit, timeoutMs: EVAL_TIMEOUT_MS });
+    if (my !== seq) return;
+    showResult(prg, res, performance.now() - t0);
+    showStatus('');
+  } catch (e) {
+    if (my !== seq) return;
+    showStatus('');
+    if (e instanceof CompileError) {
+      current = { key: '', prg: null };
+      syncBackdrop(e.issues);
+      showErrors(
+        `Compile error${e.issues.length > 1 ? 's' : ''}`,
+        e.issues.map((is) => ({ where: `${is.line}:${is.column}`, message: is.message, snippet: is.snippet, issue: is })),
+      );
+    } else if (e instanceof CelError) {
+      const title = { eval_error: 'Evaluation error', cost_limit_exceeded: 'Cost limit exceeded', invalid_env: 'Invalid environment', deadline_exceeded: 'Timed out', invalid_activation: 'Invalid input', invalid_argument: 'Invalid input' }[e.code] ?? 'Error';
+      if (e.code !== 'eval_error' && e.code !== 'cost_limit_exceeded') current = { key: '', prg: null };
+      showErrors(title, [{ where: e.code, message: e.message + (e.cost !== undefined ? ` (cost spent: ${e.cost})` : '') }]);
+    } else {
+      showErrors('Error', [{ message: String(e?.message ?? e) }]);
+    }
+  }
+}
+
+let timer;
+async function changed() {
+  clearTimeout(timer);
+  syncBackdrop([]);
+  document.body.dataset.pending = '1';
+  timer = setTimeout(async () => {
+    history.replaceState(null, '', '#' + (await encodeState(readControls())));
+    document.body.dataset.pending = '0';
+    run();
+  }, 200);
+}
+
+// ------------------------------------------------------------------------------------------
+// Start
+
+async function start() {
+  const groups = new Map();
+  examples.forEach((ex, i) => {
+    if (!groups.has(ex.group)) {
+      const og = document.createElement('optgroup');
+      og.label = ex.group;
+      groups.set(ex.group, og);
+      el.examples.append(og);
+    }
+    groups.get(ex.group).append(new Option(ex.title, String(i)));
+  });
+  try {
+    rt = await WorkerRuntime.load({ timeoutMs: 30_000 });
+  } catch (e) {
+    showStatus('');
+    return showErrors('The engine did not load', [{ where: e.code, message: e.message }]);
+  }
+  const v = await rt.version();
+  el.version.textContent = `cel-go ${v.celGo} · Kubernetes CEL ${v.kubernetes} · module ${v.module} (ABI ${v.abi})`;
+  el.compat.replaceChildren(new Option(`newest (${v.defaultCompatibilityVersion})`, ''), ...[...v.compatibilityVersions].reverse().map((c) => new Option(c, c)));
+  el.exts.replaceChildren(
+    ...v.extensions.map((x) => {
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = x;
+      label.append(box, ' ' + x);
+      return label;
+    }),
+  );
+  writeControls((await decodeState(location.hash)) ?? defaultState());
+  for (const c of [el.expr, el.decls, el.doc, el.bind, el.at, el.costLimit]) c.addEventListener('input', changed);
+  for (const c of [el.base, el.compat, el.envType]) c.addEventListener('change', changed);
+  el.exts.addEventListener('change', changed);
+  el.expr.addEventListener('scroll', () => (el.backdrop.scrollTop = el.expr.scrollTop));
+  el.examples.addEventListener('change', () => {
+    const ex = examples[Number(el.examples.value)];
+    if (!ex) return;
+    writeControls({ ...defaultState(), expr: ex.expr, doc: ex.doc, bind: ex.bind, at: ex.at, base: ex.base });
+    el.examples.value = '';
+    changed();
+  });
+  el.share.addEventListener('click', async () => {
+    history.replaceState(null, '', '#' + (await encodeState(readControls())));
+    try {
+      await navigator.clipboard.writeText(location.href);
+      el.share.textContent = 'Link copied';
+    } catch {
+      el.share.textContent = 'Link in the address bar';
+    }
+    setTimeout(() => (el.share.textContent = 'Copy link'), 1500);
+  });
+  window.addEventListener('hashchange', async () => {
+    const s = await decodeState(location.hash);
+    if (s) {
+      writeControls(s);
+      run();
+    }
+  });
+  await run();
+}
+
+start();

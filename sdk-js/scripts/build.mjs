@@ -1,0 +1,36 @@
+// Builds dist/: TypeScript → ESM + .d.ts, the browser worker bundled into one self-contained file,
+// and the module copied from ../build/celwasm.wasm (made by `make wasm` at the repository root).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const wasm = process.env.CELWASM_WASM ?? join(root, '..', 'build', 'celwasm.wasm');
+
+if (!existsSync(wasm)) {
+  console.error(`build: ${wasm} is missing; run "make wasm" at the repository root first`);
+  process.exit(1);
+}
+rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+
+// A module worker cannot use the page's import map or bare specifiers: bundle it.
+await build({
+  entryPoints: [join(dist, 'worker-browser.js')],
+  outfile: join(dist, 'worker.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'inline',
+  logLevel: 'warning',
+});
+rmSync(join(dist, 'worker-browser.js'));
+rmSync(join(dist, 'worker-browser.d.ts'));
+
+mkdirSync(dist, { recursive: true });
+copyFileSync(wasm, join(dist, 'celwasm.wasm'));
+console.log(`build: dist/ ready (celwasm.wasm ${statSync(join(dist, 'celwasm.wasm')).size} bytes)`);

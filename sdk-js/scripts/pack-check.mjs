@@ -1,0 +1,63 @@
+// `npm pack` content check: the tarball holds the module, the JS, the types, README, LICENSE and
+// package.json — nothing else. Then the tarball is installed into an empty project and used from
+// Node exactly as a user would (`import { Runtime } from 'celwasm'`).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tmp = mkdtempSync(join(tmpdir(), 'celwasm-pack-'));
+let failed = 0;
+const fail = (msg) => {
+  failed++;
+  console.error('pack-check: ' + msg);
+};
+
+try {
+  const [info] = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  const files = info.files.map((f) => f.path).sort();
+  const allowed = (p) =>
+    p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p === 'dist/celwasm.wasm' || /^dist\/[\w-]+\.(js|d\.ts)$/.test(p);
+  for (const f of files) if (!allowed(f)) fail(`unexpected file in the tarball: ${f}`);
+  const need = ['package.json', 'README.md', 'LICENSE', 'dist/celwasm.wasm', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/worker.js', 'dist/worker-node.js'];
+  for (const f of need) if (!files.includes(f)) fail(`missing from the tarball: ${f}`);
+  const wasm = info.files.find((f) => f.path === 'dist/celwasm.wasm');
+  const built = statSync(join(root, 'dist', 'celwasm.wasm')).size;
+  if (wasm && (wasm.size !== built || built < 10e6)) fail(`dist/celwasm.wasm in the tarball is ${wasm?.size} bytes (built: ${built})`);
+  console.log(`pack-check: ${info.filename}: ${files.length} files, ${(info.size / 1e6).toFixed(1)} MB packed, ${(info.unpackedSize / 1e6).toFixed(1)} MB unpacked`);
+  console.log('pack-check: ' + files.join(' '));
+
+  // Install the tarball into an empty project and use it.
+  const app = join(tmp, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(tmp, info.filename)], { cwd: app, stdio: ['ignore', 'inherit', 'inherit'] });
+  writeFileSync(
+    join(app, 'main.js'),
+    `import { Runtime, WorkerRuntime, CompileError } from 'celwasm';
+const rt = await Runtime.load();
+const prg = rt.env({ variables: { self: 'dyn' } }).compile('self.replicas <= self.maxReplicas');
+const r = prg.eval({ self: { replicas: 3, maxReplicas: 5 } });
+let compileError = '';
+try { rt.compile('1 +'); } catch (e) { compileError = e instanceof CompileError ? e.code : 'wrong'; }
+const w = await WorkerRuntime.load({ wasm: rt.module });
+const wr = await (await w.compile('[1, 2].map(x, x * 21)[1]', { base: 'cel' })).eval();
+w.close();
+console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value) }));
+`,
+  );
+  const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }).trim());
+  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42') {
+    fail('the installed package gave ' + JSON.stringify(out));
+  } else {
+    console.log(`pack-check: installed ${info.filename} into an empty project; import 'celwasm' → ${JSON.stringify(out)}`);
+  }
+  const types = readFileSync(join(app, 'node_modules', 'celwasm', 'dist', 'node.d.ts'), 'utf8');
+  if (!types.includes("export * from './common.js'")) fail('types entry does not re-export the API');
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+if (failed) process.exit(1);

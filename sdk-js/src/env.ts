@@ -1,0 +1,192 @@
+/**
+ * Environment options (the compile request's `env`, docs/abi.md) and activation encoding, shared
+ * by the main-thread and Worker runtimes.
+ *
+ * @module
+ */
+
+import { CelError } from './errors.js';
+import { bytesToBase64, isPlainJson, parseTypeName, toTypedJson, type TypeHint } from './values.js';
+
+/** A cel-go extension: its name (latest version), or a name and a version. */
+export type Extension =
+  | 'bindings' | 'encoders' | 'lists' | 'math' | 'protos' | 'sets' | 'strings' | 'two-var-comprehensions'
+  | (string & {})
+  | { name: string; version?: number | 'latest' };
+
+/**
+ * An environment: what kube-apiserver (or plain cel-go) gives an expression. Every member is
+ * optional; the defaults are the module's (docs/abi.md, "compile").
+ */
+export interface EnvOptions {
+  /**
+   * `'kubernetes'` (default): kube-apiserver's versioned base environment
+   * (`k8s.io/apiserver/pkg/cel/environment`): the Kubernetes libraries (lists, regex, urls, authz,
+   * quantity, ip, cidr, format, semver), optionals, ext strings/sets/lists, two-variable
+   * comprehensions, kube-apiserver's cost estimator — as the compatibility version allows.
+   * `'cel'`: cel-go's standard library with optional types and UTC as the default time zone.
+   */
+  base?: 'kubernetes' | 'cel';
+  /** Kubernetes compatibility version, `'1.30'` … `'1.37'` (`runtime.version()` lists them);
+   * default the newest. Decides which libraries a NewExpressions environment has. */
+  compatibilityVersion?: string;
+  /** `'NewExpressions'` (default; libraries introduced at or before the compatibility version, as
+   * kube-apiserver uses for expressions being written) or `'StoredExpressions'` (every library). */
+  envType?: 'NewExpressions' | 'StoredExpressions';
+  /** cel-go extensions on top of the base. Naming one the Kubernetes base already has for this
+   * version is an `invalid_env` error. */
+  extensions?: readonly Extension[];
+  /**
+   * Variable declarations: name → CEL type name as cel-go prints types (`int`, `uint`, `double`,
+   * `bool`, `string`, `bytes`, `dyn`, `timestamp`, `duration`, `list(T)`, `map(K, V)`,
+   * `optional_type(T)`, `kubernetes.Quantity`, message names, ...), or a list of `{name, type}`.
+   * The declared type also decides how activation values convert.
+   */
+  variables?: Readonly<Record<string, string>> | readonly { name: string; type: string }[];
+  /** The namespace in which identifiers and message names resolve. */
+  container?: string;
+  /** Parse only: the output type is `dyn` and there is no cost estimate. */
+  disableTypeCheck?: boolean;
+  /** No macros (`has`, `all`, `exists`, `exists_one`, `map`, `filter`; cel-go `ClearMacros`). */
+  disableMacros?: boolean;
+  /** A `google.protobuf.FileDescriptorSet` (bytes, or base64; optionally gzip-compressed) whose
+   * messages become types. */
+  descriptorSet?: Uint8Array | string;
+  /** Function declarations without implementations, for type checking only (calling one at
+   * evaluation is an `eval_error`). */
+  functions?: readonly FunctionDecl[];
+  /** `has(x.f)` and `x.?f` on a value without fields are an error, as the CEL specification says,
+   * instead of `false` (cel-go's `EnableErrorOnBadPresenceTest`). */
+  errorOnBadPresenceTest?: boolean;
+}
+
+/** A function declaration (docs/abi.md, `functions`). */
+export interface FunctionDecl {
+  name: string;
+  overloads: readonly {
+    /** A unique overload id, e.g. `fn_string_int`. */
+    id: string;
+    /** Argument CEL type names; for a member overload the first is the receiver. */
+    args: readonly string[];
+    /** The result CEL type name. */
+    result: string;
+    /** A receiver-style overload (`x.fn()`). */
+    member?: boolean;
+    /** Names used in `args`/`result` that are type parameters. */
+    typeParams?: readonly string[];
+  }[];
+}
+
+/** The env object as sent to the module (JSON-ready, members in a fixed order). */
+export interface EnvSpec {
+  base?: string;
+  compatibilityVersion?: string;
+  envType?: string;
+  extensions?: (string | { name: string; version: number | 'latest' })[];
+  variables?: { name: string; type: string }[];
+  container?: string;
+  disableTypeCheck?: boolean;
+  disableMacros?: boolean;
+  descriptorSet?: string;
+  functions?: FunctionDecl[];
+  errorOnBadPresenceTest?: boolean;
+}
+
+/** Normalizes {@link EnvOptions} into the module's `env` object. */
+export function envSpec(o: EnvOptions = {}): EnvSpec {
+  const s: EnvSpec = {};
+  if (o.base !== undefined) s.base = o.base;
+  if (o.compatibilityVersion !== undefined) s.compatibilityVersion = o.compatibilityVersion;
+  if (o.envType !== undefined) s.envType = o.envType;
+  if (o.extensions && o.extensions.length > 0) {
+    s.extensions = o.extensions.map((x) =>
+      typeof x === 'string' ? x : x.version === undefined ? x.name : { name: x.name, version: x.version },
+    );
+  }
+  if (o.variables) {
+    const vars = Array.isArray(o.variables)
+      ? (o.variables as { name: string; type: string }[]).map((v) => ({ name: v.name, type: v.type }))
+      : Object.entries(o.variables as Record<string, string>).map(([name, type]) => ({ name, type }));
+    if (vars.length > 0) s.variables = vars;
+  }
+  if (o.container) s.container = o.container;
+  if (o.disableTypeCheck) s.disableTypeCheck = true;
+  if (o.disableMacros) s.disableMacros = true;
+  if (o.descriptorSet !== undefined) {
+    s.descriptorSet = typeof o.descriptorSet === 'string' ? o.descriptorSet : bytesToBase64(o.descriptorSet);
+  }
+  if (o.functions && o.functions.length > 0) s.functions = o.functions.map((f) => ({ name: f.name, overloads: f.overloads.map((x) => ({ ...x })) }));
+  if (o.errorOnBadPresenceTest) s.errorOnBadPresenceTest = true;
+  return s;
+}
+
+/**
+ * An activation: variable name → value. Values are JavaScript values as in the value mapping
+ * (`bigint`, {@link CelUint}, `Uint8Array`, `Date`, {@link CelTimestamp}, ... or plain JSON data).
+ * A `string` is taken as the JSON text of the whole activation object and passed through untouched
+ * (the fastest path).
+ */
+export type Activation = Readonly<Record<string, unknown>>;
+
+/** Evaluation options. */
+export interface EvalOptions {
+  /** Per-call cost limit in cost units (default 1,000,000, kube-apiserver's `PerCallLimit`). An
+   * evaluation that passes it fails with `cost_limit_exceeded`. Up to 2^64−1 (use a bigint). */
+  costLimit?: number | bigint;
+}
+
+/** An activation encoded for the module: plain JSON text and typed members (or null). */
+export interface EncodedActivation {
+  plain: string;
+  typed: string | null;
+}
+
+/**
+ * Splits an activation into plain JSON (sent as `activation`, converted by declared types inside
+ * the module) and the variables plain JSON cannot carry (sent as `typedActivation` in canonical
+ * typed JSON, converted here by declared types).
+ */
+export function encodeActivation(act: Activation | string | undefined, types: ReadonlyMap<string, TypeHint>): EncodedActivation {
+  if (act === undefined || act === null) return { plain: '{}', typed: null };
+  if (typeof act === 'string') return { plain: act, typed: null };
+  if (typeof act !== 'object' || Array.isArray(act)) {
+    throw new CelError('invalid_argument', 'activation must be an object of variable name → value, or JSON text');
+  }
+  let allPlain = true;
+  for (const k in act) {
+    if (!isPlainJson(act[k])) {
+      allPlain = false;
+      break;
+    }
+  }
+  if (allPlain) return { plain: JSON.stringify(act), typed: null };
+  const plain: Record<string, unknown> = {};
+  const typed: string[] = [];
+  for (const k of Object.keys(act)) {
+    const v = act[k];
+    if (v === undefined) continue;
+    if (isPlainJson(v)) plain[k] = v;
+    else typed.push(JSON.stringify(k) + ':' + toTypedJson(v, types.get(k) ?? { kind: 'dyn' }, k));
+  }
+  return { plain: JSON.stringify(plain), typed: typed.length ? '{' + typed.join(',') + '}' : null };
+}
+
+/** The request tail after `{"program":H`: cost limit, typed activation, then the activation. */
+export function evalRest(enc: EncodedActivation, opts?: EvalOptions): string[] {
+  const rest: string[] = [];
+  if (opts?.costLimit !== undefined) {
+    const c = BigInt(opts.costLimit);
+    if (c < 0n || c > (1n << 64n) - 1n) throw new CelError('invalid_argument', 'costLimit must be 0 … 2^64−1');
+    rest.push(',"costLimit":' + c.toString());
+  }
+  if (enc.typed !== null) rest.push(',"typedActivation":' + enc.typed);
+  rest.push(',"activation":', enc.plain, '}');
+  return rest;
+}
+
+/** The declared variable types of a spec, parsed for activation conversions. */
+export function variableTypes(spec: EnvSpec): Map<string, TypeHint> {
+  const m = new Map<string, TypeHint>();
+  for (const v of spec.variables ?? []) m.set(v.name, parseTypeName(v.type));
+  return m;
+}

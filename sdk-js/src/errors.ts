@@ -1,0 +1,138 @@
+/**
+ * Typed errors. Every failure celwasm reports is a {@link CelError} (an `Error` subclass) with a
+ * stable `code`; `message` is for people and not stable.
+ *
+ * Codes from the module (docs/abi.md): `bad_request`, `invalid_env`, `compile_error`,
+ * `unknown_program`, `invalid_activation`, `eval_error`, `cost_limit_exceeded`, `canceled`,
+ * `internal`. Codes from the JavaScript host: `trap`, `canceled`, `deadline_exceeded`, `closed`,
+ * `invalid_argument`, `load_failed`, `unavailable`.
+ *
+ * @module
+ */
+
+/** Error codes reported by the module (docs/abi.md, "Errors"). */
+export type ModuleErrorCode =
+  | 'bad_request'
+  | 'invalid_env'
+  | 'compile_error'
+  | 'unknown_program'
+  | 'invalid_activation'
+  | 'eval_error'
+  | 'cost_limit_exceeded'
+  | 'canceled'
+  | 'internal';
+
+/** Error codes added by the JavaScript host for failures outside the module. */
+export type HostErrorCode =
+  /** The WebAssembly instance trapped or exited (out of memory, a Go runtime fatal error) or its
+   * Worker died; it was discarded and is replaced on next use. */
+  | 'trap'
+  /** An AbortSignal aborted the call (Worker runtime: the Worker was terminated and is replaced). */
+  | 'canceled'
+  /** The call's timeout passed (Worker runtime: the Worker was terminated and is replaced). */
+  | 'deadline_exceeded'
+  /** The runtime or the program was closed/freed. */
+  | 'closed'
+  /** A JavaScript argument cannot be encoded (e.g. a bigint outside int64 for an `int`). */
+  | 'invalid_argument'
+  /** The .wasm module could not be fetched, read or compiled. */
+  | 'load_failed'
+  /** A browser main thread refused to instantiate synchronously after a trap; await `runtime.ready()`. */
+  | 'unavailable';
+
+/** Every error code. */
+export type ErrorCode = ModuleErrorCode | HostErrorCode;
+
+/**
+ * One compile problem, from cel-go's issue list.
+ */
+export interface Issue {
+  /** 1-based line of the problem in the expression. */
+  readonly line: number;
+  /** 1-based column, counted in Unicode code points. */
+  readonly column: number;
+  /** cel-go's message, e.g. `undeclared reference to 'y' (in container '')`. */
+  readonly message: string;
+  /** cel-go's display form (`common.Error.ToDisplayString`): a header, the source line and a
+   * caret under the column, e.g. `"ERROR: <input>:1:6: ...\n | x + y\n | .....^"`. */
+  readonly snippet: string;
+}
+
+/** The base class of every celwasm error. `instanceof CelError` and `code` identify it. */
+export class CelError extends Error {
+  /** The stable error code. */
+  readonly code: ErrorCode;
+  /** For evaluation failures (`eval_error`, `cost_limit_exceeded`, `canceled`): the actual cost
+   * spent before evaluation stopped, in cost units. */
+  declare readonly cost?: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cost?: number; cause?: unknown }) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'CelError';
+    this.code = code;
+    if (options?.cost !== undefined) this.cost = options.cost;
+  }
+}
+
+/**
+ * The expression does not parse or type-check (`code === 'compile_error'`). `message` is every
+ * issue's snippet joined by newlines (cel-go's `Issues.String()`).
+ */
+export class CompileError extends CelError {
+  /** Every problem found, in cel-go's order. */
+  readonly issues: readonly Issue[];
+  constructor(message: string, issues: readonly Issue[]) {
+    super('compile_error', message);
+    this.name = 'CompileError';
+    this.issues = issues;
+  }
+}
+
+/**
+ * Evaluation failed: a CEL error (`eval_error`: no such key, no matching overload, division by zero,
+ * overflow, a value that does not convert to its declared type), the cost limit
+ * (`cost_limit_exceeded`), or an interruption (`canceled`). `cost` is the actual cost spent.
+ */
+export class EvalError extends CelError {
+  constructor(code: 'eval_error' | 'cost_limit_exceeded' | 'canceled', message: string, cost: number | undefined) {
+    super(code, message, cost === undefined ? undefined : { cost });
+    this.name = 'EvalError';
+  }
+}
+
+/** Builds the typed error for a module error object (`{"code","message","issues"?,"cost"?}`). */
+export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown }): CelError {
+  const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'internal';
+  const message = typeof e.message === 'string' ? e.message : 'unknown error';
+  const cost = typeof e.cost === 'number' ? e.cost : undefined;
+  if (code === 'compile_error') {
+    const issues = Array.isArray(e.issues) ? (e.issues as Issue[]) : [];
+    return new CompileError(message, issues);
+  }
+  if (code === 'eval_error' || code === 'cost_limit_exceeded' || (code === 'canceled' && cost !== undefined)) {
+    return new EvalError(code, message, cost);
+  }
+  return new CelError(code, message, cost === undefined ? undefined : { cost });
+}
+
+/** A plain, structured-cloneable form of an error (for posting between Worker and page). */
+export interface SerializedError {
+  code: ErrorCode;
+  message: string;
+  issues?: Issue[];
+  cost?: number;
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof CelError) {
+    const out: SerializedError = { code: err.code, message: err.message };
+    if (err instanceof CompileError) out.issues = [...err.issues];
+    if (err.cost !== undefined) out.cost = err.cost;
+    return out;
+  }
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+export function deserializeError(e: SerializedError): CelError {
+  return errorFromModule(e);
+}

@@ -1,0 +1,263 @@
+/**
+ * The main-thread API: {@link Runtime} → {@link Env} → {@link Program} → {@link EvalResult}, in
+ * the shape of the Go host (host/*.go). Calls are synchronous once the runtime is loaded.
+ *
+ * @module
+ */
+
+import { Core, type CostEstimate, utf8 } from './core.js';
+import { encodeActivation, envSpec, evalRest, variableTypes, type Activation, type EnvOptions, type EnvSpec, type EvalOptions } from './env.js';
+import { CelError } from './errors.js';
+import type { InstanceOptions } from './instance.js';
+import { compileModule, type WasmSource } from './platform.js';
+import { decodeValue, type CelValue, type TypeHint } from './values.js';
+
+export type { CostEstimate } from './core.js';
+
+/** Version information from the module (`celwasm_version`). */
+export interface VersionInfo {
+  /** The ABI version; changes when a request or response shape changes incompatibly. */
+  abi: number;
+  /** The module's version. */
+  module: string;
+  /** cel-go's version, e.g. `v0.29.2`. */
+  celGo: string;
+  /** The k8s.io/apiserver version whose CEL libraries are built in. */
+  kubernetes: string;
+  /** The Go toolchain that built the module. */
+  go: string;
+  /** The supported Kubernetes compatibility versions, oldest first. */
+  compatibilityVersions: string[];
+  defaultCompatibilityVersion: string;
+  /** The cel-go extensions that can be added. */
+  extensions: string[];
+  /** The default per-call cost limit, in cost units. */
+  defaultCostLimit: number;
+}
+
+/** Options for loading a runtime. */
+export interface RuntimeOptions extends InstanceOptions {
+  /**
+   * Where the module is. Default: `celwasm.wasm` next to the package's JavaScript (Node: read
+   * from disk; browsers: fetched and compiled with `WebAssembly.compileStreaming`). A URL or
+   * string (a path in Node, a URL relative to the page in browsers), bytes, a `Response`, or an
+   * already compiled `WebAssembly.Module` (compile once, share with Workers).
+   */
+  wasm?: WasmSource;
+}
+
+/** An evaluation result. */
+export interface EvalResult {
+  /** The value as JavaScript (see the value mapping in the README; decoded on first access). */
+  readonly value: CelValue;
+  /** The value in canonical typed JSON (docs/value-encoding.md): identical values give identical
+   * bytes on every celwasm host. */
+  readonly json: string;
+  /** The actual cost of the evaluation, in cost units (cel-go's runtime cost with
+   * kube-apiserver's library costs). */
+  readonly cost: number;
+}
+
+/** @internal */
+export class Result implements EvalResult {
+  private decoded?: CelValue;
+  private done = false;
+  constructor(readonly json: string, readonly cost: number) {}
+  get value(): CelValue {
+    if (!this.done) {
+      const j = this.json;
+      this.decoded = j === 'true' ? true : j === 'false' ? false : decodeValue(j);
+      this.done = true;
+    }
+    return this.decoded as CelValue;
+  }
+}
+
+/** The compile request JSON for an expression in an environment. */
+export function compileRequest(expression: string, specJson: string): string {
+  return '{"expression":' + JSON.stringify(expression) + ',"env":' + specJson + '}';
+}
+
+const registry =
+  typeof FinalizationRegistry !== 'undefined'
+    ? new FinalizationRegistry<{ core: Core; pid: number }>(({ core, pid }) => {
+        if (!core.closed) core.free(pid);
+      })
+    : undefined;
+
+/**
+ * A loaded celwasm module with one instance. Not for concurrent use from several threads; in
+ * browsers, prefer {@link WorkerRuntime} for work that should not block the page.
+ *
+ * After a trap (out of memory, a Go runtime fatal error) the failed call throws
+ * `CelError('trap')`, the instance is discarded, and the next call uses a new one; programs are
+ * compiled there again on first use.
+ */
+export class Runtime {
+  /** @internal */
+  readonly core: Core;
+  private versionCache?: VersionInfo;
+
+  private constructor(core: Core) {
+    this.core = core;
+  }
+
+  /**
+   * Loads the module and creates its first instance (Go runtime initialisation: 20–400 ms).
+   * @throws {CelError} `load_failed` when the module cannot be fetched, read or compiled.
+   */
+  static async load(options: RuntimeOptions = {}): Promise<Runtime> {
+    const module = await compileModule(options.wasm);
+    const core = await Core.create(module, options.stderr ? { stderr: options.stderr } : {});
+    return new Runtime(core);
+  }
+
+  /** The compiled module (share it with other runtimes or Workers to skip compilation). */
+  get module(): WebAssembly.Module {
+    return this.core.module;
+  }
+
+  /** An environment. Errors in it (an unknown extension, a bad type name) surface at compile
+   * time as `CelError` with code `invalid_env`. */
+  env(options: EnvOptions = {}): Env {
+    return new Env(this, envSpec(options));
+  }
+
+  /** Shorthand for `runtime.env(options).compile(expression)`. */
+  compile(expression: string, options: EnvOptions = {}): Program {
+    return this.env(options).compile(expression);
+  }
+
+  /** Module, cel-go and Kubernetes versions, supported compatibility versions and extensions. */
+  version(): VersionInfo {
+    if (!this.versionCache) this.versionCache = JSON.parse(this.core.version()) as VersionInfo;
+    return this.versionCache;
+  }
+
+  /** Resolves when an instance is ready; needed only after a `CelError('unavailable')` (a browser
+   * main thread that refused to replace a failed instance synchronously). */
+  ready(): Promise<void> {
+    return this.core.ready();
+  }
+
+  /**
+   * The module's ABI verbatim (docs/abi.md), for tools such as conformance runners: sends the
+   * request JSON to `celwasm_compile` / `celwasm_eval` and returns a copy of the response bytes.
+   * Program handles from raw compiles are valid only until the instance is replaced (a trap).
+   * Free them with {@link Runtime.rawFree}.
+   */
+  raw(fn: 'compile' | 'eval', request: string | Uint8Array): Uint8Array {
+    return this.core.raw(fn, request);
+  }
+
+  /** `celwasm_free` verbatim: frees a raw program handle; true if it was known. */
+  rawFree(handle: number): boolean {
+    return this.core.rawFree(handle);
+  }
+
+  /** The guest's linear memory, in bytes (it grows, never shrinks). */
+  memoryBytes(): number {
+    return this.core.memoryBytes();
+  }
+
+  /** How many times a failed instance was replaced. */
+  get replacements(): number {
+    return this.core.replacements;
+  }
+
+  /** Releases the instance. Later calls fail with code `closed`. */
+  close(): void {
+    this.core.close();
+  }
+}
+
+/**
+ * A CEL environment description, built inside the module on first compile and cached there (by
+ * its JSON; up to 64 environments).
+ */
+export class Env {
+  /** The module's `env` object. */
+  readonly spec: EnvSpec;
+  /** @internal */
+  readonly specJson: string;
+  /** @internal */
+  readonly types: Map<string, TypeHint>;
+
+  /** @internal */
+  constructor(readonly runtime: Runtime, spec: EnvSpec) {
+    this.spec = spec;
+    this.specJson = JSON.stringify(spec);
+    this.types = variableTypes(spec);
+  }
+
+  /**
+   * Parses and type-checks an expression.
+   * @throws {CompileError} `compile_error` with `issues` (line, column, caret snippet).
+   * @throws {CelError} `invalid_env` when the environment cannot be built; `trap` when the
+   * instance failed (it is replaced).
+   */
+  compile(expression: string): Program {
+    if (typeof expression !== 'string') throw new CelError('invalid_argument', 'expression must be a string');
+    const req = compileRequest(expression, this.specJson);
+    const { pid, info } = this.runtime.core.compile(req);
+    return new Program(this, pid, expression, info.outputType, info.costEstimate);
+  }
+}
+
+/**
+ * A compiled expression. Free it with {@link Program.free} when done; a FinalizationRegistry frees
+ * it otherwise once it is garbage collected.
+ */
+export class Program {
+  private freed = false;
+
+  /** @internal */
+  constructor(
+    readonly env: Env,
+    /** @internal */ readonly pid: number,
+    /** The source text. */
+    readonly expression: string,
+    /** The checked output type as a CEL type name (`bool`, `list(string)`); `dyn` when type
+     * checking is off. */
+    readonly outputType: string,
+    /** The static cost estimate in cost units (cel-go's estimator; kube-apiserver's for the
+     * kubernetes base). Undefined when type checking is off. Declarations carry no size bounds, so
+     * `max` may be 2^64−1. */
+    readonly costEstimate: CostEstimate | undefined,
+  ) {
+    registry?.register(this, { core: env.runtime.core, pid }, this);
+  }
+
+  /**
+   * Evaluates the program.
+   *
+   * @param activation variable name → value (see the value mapping; declared types convert), or
+   *   the JSON text of the activation object (passed through untouched).
+   * @throws {EvalError} `eval_error` (a CEL error: no such key, no matching overload, overflow,
+   *   ...) or `cost_limit_exceeded`, with `cost`.
+   * @throws {CelError} `invalid_activation`, `invalid_argument` (a value that cannot be encoded),
+   *   `closed` (freed), `trap` (the instance failed and is replaced).
+   */
+  eval(activation?: Activation | string, options?: EvalOptions): EvalResult {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const rest = evalRest(encodeActivation(activation, this.env.types), options);
+    const out = this.env.runtime.core.eval(this.pid, rest);
+    return new Result(out.json, out.cost);
+  }
+
+  /** Evaluates and returns the raw eval response text (`{"value":…,"cost":N}` or an error
+   * object) without throwing for module errors. */
+  evalRaw(activation?: Activation | string, options?: EvalOptions): string {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const rest = evalRest(encodeActivation(activation, this.env.types), options);
+    return utf8(this.env.runtime.core.evalRaw(this.pid, rest));
+  }
+
+  /** Frees the program in the module. Further evaluations fail with code `closed`. */
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    registry?.unregister(this);
+    this.env.runtime.core.free(this.pid);
+  }
+}

@@ -1,0 +1,377 @@
+/**
+ * The Worker API: the same shape as {@link Runtime}, with every call asynchronous and run in a
+ * Web Worker (browsers) or a worker thread (Node), so that compilation and evaluation never block
+ * the page. Calls can carry a timeout or an AbortSignal: the Worker running an overdue call is
+ * terminated and replaced (a running WebAssembly call cannot be interrupted otherwise).
+ *
+ * @module
+ */
+
+import type { CostEstimate } from './core.js';
+import { encodeActivation, envSpec, evalRest, variableTypes, type Activation, type EnvOptions, type EnvSpec, type EvalOptions } from './env.js';
+import { CelError, deserializeError, type SerializedError } from './errors.js';
+import { compileModule, getPlatform, type WasmSource, type WorkerPort } from './platform.js';
+import { compileRequest, Result, type EvalResult, type VersionInfo } from './runtime.js';
+import type { Reply, Request } from './worker-server.js';
+import type { TypeHint } from './values.js';
+
+/** Options for {@link WorkerRuntime.load}. */
+export interface WorkerRuntimeOptions {
+  /** Where the module is (see `RuntimeOptions.wasm`). It is compiled once on the calling thread
+   * and the compiled `WebAssembly.Module` is sent to each Worker. */
+  wasm?: WasmSource;
+  /**
+   * Starts the Worker. Default: the package's worker script next to its JavaScript
+   * (`new Worker(new URL('./worker.js', import.meta.url), {type: 'module'})` in browsers,
+   * `worker_threads` in Node). Bundlers that rewrite workers can pass their own, e.g. Vite:
+   * `() => new CelWorker()` with `import CelWorker from 'celwasm/worker?worker'`.
+   */
+  worker?: () => Worker;
+  /** Default timeout for every call, in milliseconds (none by default). */
+  timeoutMs?: number;
+}
+
+/** Per-call options of the Worker API. */
+export interface CallOptions {
+  /** Milliseconds before the call fails with `deadline_exceeded` (the Worker is replaced if the
+   * call was running). Overrides the runtime's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Aborting fails the call with `canceled` (the Worker is replaced if the call was running). */
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  msg: Request & { id: number };
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  /** Built lazily so that compile requests are attached for the Worker that runs the call. */
+  prepare?: () => void;
+}
+
+function wrapWebWorker(w: Worker): WorkerPort {
+  return {
+    post: (m) => w.postMessage(m),
+    onMessage: (cb) => w.addEventListener('message', (e) => cb((e as MessageEvent).data)),
+    onError: (cb) => {
+      w.addEventListener('error', (e) => {
+        e.preventDefault?.();
+        cb(new Error((e as ErrorEvent).message || 'worker error'));
+      });
+      w.addEventListener('messageerror', () => cb(new Error('worker message error')));
+    },
+    terminate: () => w.terminate(),
+  };
+}
+
+/**
+ * A celwasm runtime in a Worker. One call runs at a time; the others queue.
+ */
+export class WorkerRuntime {
+  private port?: WorkerPort;
+  private starting?: Promise<WorkerPort>;
+  /** Increments each time a Worker is started; programs compiled in an older one are compiled
+   * again (lazily) in the new one. */
+  private epoch = 0;
+  private nextId = 1;
+  private nextPid = 1;
+  private readonly queue: Pending[] = [];
+  private inFlight?: Pending;
+  private closed = false;
+  private versionCache?: VersionInfo;
+  /** @internal */
+  readonly compiledIn = new Map<number, number>();
+  /** How many times a Worker was replaced (after a timeout, an abort, or a crash). */
+  replacements = 0;
+
+  private constructor(
+    /** The compiled module, sent to each Worker. */
+    readonly module: WebAssembly.Module,
+    private readonly options: WorkerRuntimeOptions,
+  ) {}
+
+  /** Compiles the module, starts the Worker and waits until its instance is initialised. */
+  static async load(options: WorkerRuntimeOptions = {}): Promise<WorkerRuntime> {
+    const module = await compileModule(options.wasm);
+    const rt = new WorkerRuntime(module, options);
+    await rt.start();
+    return rt;
+  }
+
+  private start(): Promise<WorkerPort> {
+    if (this.port) return Promise.resolve(this.port);
+    if (this.starting) return this.starting;
+    this.starting = new Promise<WorkerPort>((resolve, reject) => {
+      let port: WorkerPort;
+      try {
+        port = this.options.worker ? wrapWebWorker(this.options.worker()) : getPlatform().spawnWorker();
+      } catch (e) {
+        reject(new CelError('load_failed', 'start worker: ' + String((e as Error)?.message ?? e), { cause: e }));
+        return;
+      }
+      let ready = false;
+      port.onMessage((raw) => {
+        const m = raw as Reply;
+        if (!ready) {
+          if ('t' in m && m.t === 'ready') {
+            ready = true;
+            this.port = port;
+            this.epoch++;
+            if (!this.inFlight && this.queue.length === 0) port.unref?.();
+            resolve(port);
+          } else if ('t' in m && m.t === 'fatal') {
+            port.terminate();
+            reject(deserializeError(m.error));
+          }
+          return;
+        }
+        if (this.port === port) this.onReply(m);
+      });
+      port.onError((err) => {
+        if (!ready) {
+          port.terminate();
+          reject(new CelError('trap', 'worker failed to start: ' + err.message, { cause: err }));
+          return;
+        }
+        if (this.port === port) this.lose(new CelError('trap', 'worker failed and was replaced: ' + err.message, { cause: err }));
+      });
+      port.post({ t: 'init', module: this.module } satisfies Request);
+    }).finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** Drops the current Worker; the in-flight call fails with `err`. */
+  private lose(err: CelError): void {
+    const port = this.port;
+    this.port = undefined;
+    if (port) {
+      port.terminate();
+      this.replacements++;
+    }
+    const p = this.inFlight;
+    this.inFlight = undefined;
+    if (p) this.settle(p, () => p.reject(err));
+    this.pump();
+  }
+
+  private onReply(m: Reply): void {
+    if (!('id' in m)) return;
+    const p = this.inFlight;
+    if (!p || p.msg.id !== m.id) return;
+    this.inFlight = undefined;
+    this.settle(p, () => (m.ok ? p.resolve(m.result) : p.reject(deserializeError(m.error as SerializedError))));
+    this.pump();
+  }
+
+  private settle(p: Pending, f: () => void): void {
+    if (p.timer !== undefined) clearTimeout(p.timer);
+    if (p.signal && p.onAbort) p.signal.removeEventListener('abort', p.onAbort);
+    f();
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.closed) return;
+    if (this.queue.length === 0) {
+      this.port?.unref?.();
+      return;
+    }
+    if (!this.port) {
+      this.start().then(
+        () => this.pump(),
+        (e) => {
+          // Fail everything queued: the Worker cannot start.
+          for (const p of this.queue.splice(0)) this.settle(p, () => p.reject(e));
+        },
+      );
+      return;
+    }
+    const p = this.queue.shift()!;
+    this.inFlight = p;
+    this.port.ref?.();
+    try {
+      p.prepare?.();
+      this.port.post(p.msg);
+    } catch (e) {
+      this.inFlight = undefined;
+      this.settle(p, () => p.reject(new CelError('invalid_argument', String((e as Error)?.message ?? e), { cause: e })));
+      this.pump();
+    }
+  }
+
+  /** @internal */
+  call<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {
+    if (this.closed) return Promise.reject(new CelError('closed', 'runtime is closed'));
+    return new Promise<T>((resolve, reject) => {
+      const p: Pending = { msg, resolve: resolve as (v: unknown) => void, reject, prepare };
+      const cancel = (err: CelError) => {
+        if (this.inFlight === p) {
+          this.lose(err); // terminates the Worker that runs the call
+        } else {
+          const i = this.queue.indexOf(p);
+          if (i >= 0) this.queue.splice(i, 1);
+          this.settle(p, () => reject(err));
+        }
+      };
+      const timeout = opts.timeoutMs ?? this.options.timeoutMs;
+      if (timeout !== undefined && timeout !== Infinity) {
+        p.timer = setTimeout(() => cancel(new CelError('deadline_exceeded', `call took longer than ${timeout} ms; the worker was replaced`)), timeout);
+      }
+      if (opts.signal) {
+        if (opts.signal.aborted) {
+          reject(new CelError('canceled', 'aborted'));
+          return;
+        }
+        p.signal = opts.signal;
+        p.onAbort = () => cancel(new CelError('canceled', 'aborted; the worker was replaced'));
+        opts.signal.addEventListener('abort', p.onAbort, { once: true });
+      }
+      this.queue.push(p);
+      this.pump();
+    });
+  }
+
+  /** @internal */
+  id(): number {
+    return this.nextId++;
+  }
+  /** @internal */
+  pid(): number {
+    return this.nextPid++;
+  }
+  /** @internal */
+  currentEpoch(): number {
+    return this.epoch;
+  }
+  /** @internal */
+  freeInWorker(pid: number): void {
+    this.compiledIn.delete(pid);
+    if (this.port && !this.closed) this.port.post({ t: 'free', pid } satisfies Request);
+  }
+
+  /** An environment (see `Runtime.env`). */
+  env(options: EnvOptions = {}): WorkerEnv {
+    return new WorkerEnv(this, envSpec(options));
+  }
+
+  /** Shorthand for `runtime.env(options).compile(expression)`. */
+  compile(expression: string, options: EnvOptions = {}, call?: CallOptions): Promise<WorkerProgram> {
+    return this.env(options).compile(expression, call);
+  }
+
+  /** Module, cel-go and Kubernetes versions (see `Runtime.version`). */
+  async version(): Promise<VersionInfo> {
+    if (!this.versionCache) {
+      const text = await this.call<string>({ t: 'version', id: this.id() });
+      this.versionCache = JSON.parse(text) as VersionInfo;
+    }
+    return this.versionCache;
+  }
+
+  /** The Worker instance's linear memory, in bytes. */
+  memoryBytes(): Promise<number> {
+    return this.call<number>({ t: 'memory', id: this.id() });
+  }
+
+  /** Terminates the Worker. Queued and later calls fail with code `closed`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const err = new CelError('closed', 'runtime is closed');
+    for (const p of this.queue.splice(0)) this.settle(p, () => p.reject(err));
+    const p = this.inFlight;
+    this.inFlight = undefined;
+    if (p) this.settle(p, () => p.reject(err));
+    this.port?.terminate();
+    this.port = undefined;
+  }
+}
+
+/** An environment in a {@link WorkerRuntime}. */
+export class WorkerEnv {
+  readonly spec: EnvSpec;
+  /** @internal */
+  readonly specJson: string;
+  /** @internal */
+  readonly types: Map<string, TypeHint>;
+
+  /** @internal */
+  constructor(readonly runtime: WorkerRuntime, spec: EnvSpec) {
+    this.spec = spec;
+    this.specJson = JSON.stringify(spec);
+    this.types = variableTypes(spec);
+  }
+
+  /**
+   * Parses and type-checks an expression in the Worker.
+   * @throws {CompileError} `compile_error` with `issues`. {@link CelError} `invalid_env`,
+   * `deadline_exceeded`, `canceled`, `trap`, `closed`.
+   */
+  async compile(expression: string, options?: CallOptions): Promise<WorkerProgram> {
+    if (typeof expression !== 'string') throw new CelError('invalid_argument', 'expression must be a string');
+    const rt = this.runtime;
+    const req = compileRequest(expression, this.specJson);
+    const pid = rt.pid();
+    const res = await rt.call<{ outputType: string; costEstimate?: CostEstimate }>(
+      { t: 'compile', id: rt.id(), pid, req },
+      options,
+      () => rt.compiledIn.set(pid, rt.currentEpoch()),
+    );
+    return new WorkerProgram(this, pid, req, expression, res.outputType, res.costEstimate);
+  }
+}
+
+const registry =
+  typeof FinalizationRegistry !== 'undefined'
+    ? new FinalizationRegistry<{ rt: WorkerRuntime; pid: number }>(({ rt, pid }) => rt.freeInWorker(pid))
+    : undefined;
+
+/** A program compiled in a {@link WorkerRuntime}. Free it with {@link WorkerProgram.free}; a
+ * FinalizationRegistry frees it otherwise. */
+export class WorkerProgram {
+  private freed = false;
+
+  /** @internal */
+  constructor(
+    readonly env: WorkerEnv,
+    /** @internal */ readonly pid: number,
+    /** @internal */ readonly request: string,
+    readonly expression: string,
+    readonly outputType: string,
+    readonly costEstimate: CostEstimate | undefined,
+  ) {
+    registry?.register(this, { rt: env.runtime, pid }, this);
+  }
+
+  /**
+   * Evaluates the program in the Worker (see `Program.eval` for the activation and errors).
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
+   */
+  async eval(activation?: Activation | string, options?: EvalOptions & CallOptions): Promise<EvalResult> {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const rt = this.env.runtime;
+    const rest = evalRest(encodeActivation(activation, this.env.types), options);
+    const msg: Request & { t: 'eval'; id: number } = { t: 'eval', id: rt.id(), pid: this.pid, rest };
+    const out = await rt.call<{ json: string; cost: number }>(msg, options, () => {
+      // Attach the compile request when the Worker that runs the call has not seen the program.
+      if (rt.compiledIn.get(this.pid) !== rt.currentEpoch()) {
+        msg.compile = this.request;
+        rt.compiledIn.set(this.pid, rt.currentEpoch());
+      } else {
+        delete msg.compile;
+      }
+    });
+    return new Result(out.json, out.cost);
+  }
+
+  /** Frees the program in the Worker. */
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    registry?.unregister(this);
+    this.env.runtime.freeInWorker(this.pid);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The code that runs inside the Worker: a {@link Core} driven by messages from
+ * {@link WorkerRuntime}. Internal.
+ */
+
+import { Core } from './core.js';
+import { CelError, serializeError, type SerializedError } from './errors.js';
+
+/** Page → Worker. */
+export type Request =
+  | { t: 'init'; module: WebAssembly.Module }
+  | { t: 'compile'; id: number; pid: number; req: string }
+  | { t: 'eval'; id: number; pid: number; compile?: string; rest: string[] }
+  | { t: 'free'; pid: number }
+  | { t: 'version'; id: number }
+  | { t: 'memory'; id: number };
+
+/** Worker → page. */
+export type Reply =
+  | { t: 'ready' }
+  | { t: 'fatal'; error: SerializedError }
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: SerializedError };
+
+export interface ServerPort {
+  post(message: Reply): void;
+  onMessage(cb: (message: Request) => void): void;
+}
+
+export function serve(port: ServerPort): void {
+  let core: Core | undefined;
+  port.onMessage((m) => {
+    if (m.t === 'init') {
+      Core.create(m.module).then(
+        (c) => {
+          core = c;
+          port.post({ t: 'ready' });
+        },
+        (e) => port.post({ t: 'fatal', error: serializeError(e) }),
+      );
+      return;
+    }
+    if (m.t === 'free') {
+      core?.free(m.pid);
+      return;
+    }
+    try {
+      if (!core) throw new CelError('unavailable', 'worker not initialised');
+      let result: unknown;
+      switch (m.t) {
+        case 'compile': {
+          const { info } = core.compile(m.req, m.pid);
+          result = { outputType: info.outputType, costEstimate: info.costEstimate };
+          break;
+        }
+        case 'eval': {
+          if (m.compile !== undefined && !core.has(m.pid)) core.compile(m.compile, m.pid);
+          result = core.eval(m.pid, m.rest);
+          break;
+        }
+        case 'version':
+          result = core.version();
+          break;
+        case 'memory':
+          result = core.memoryBytes();
+          break;
+      }
+      port.post({ id: m.id, ok: true, result });
+    } catch (e) {
+      port.post({ id: (m as { id: number }).id, ok: false, error: serializeError(e) });
+    }
+  });
+}

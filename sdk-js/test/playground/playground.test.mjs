@@ -1,0 +1,154 @@
+// The playground (playground/dist, built by Vite) in headless Chromium: type an expression, see
+// the result; type a broken one, see the compile error at its place; pick an example; reload from
+// a shared URL. Screenshots go to test-output/playground/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, watchPage } from '../browser/chromium.mjs';
+import { serve } from '../browser/server.mjs';
+import { sdkRoot } from '../conformance/corpus.mjs';
+
+const dist = join(sdkRoot, 'playground', 'dist');
+const shots = join(sdkRoot, 'test-output', 'playground');
+let server;
+let browser;
+let page;
+let problems;
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), 'playground/dist is missing: run npm run build:playground');
+  mkdirSync(shots, { recursive: true });
+  server = await serve({ '/': dist });
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  problems = watchPage(page, 'playground');
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Waits until no change is pending and the last run has finished. */
+async function settle(p = page) {
+  await p.waitForFunction(() => {
+    const b = document.body.dataset;
+    return b.pending !== '1' && b.started !== undefined && b.started === b.completed;
+  }, null, { timeout: 60_000 });
+}
+
+async function setExpression(text) {
+  await page.fill('#expr', '');
+  await page.locator('#expr').pressSequentially(text, { delay: 2 });
+  await settle();
+}
+
+test('the page loads the engine in a Worker and evaluates the first example', async () => {
+  const t0 = Date.now();
+  await page.goto(server.url + '/');
+  await settle();
+  console.log(`playground: first result ${Date.now() - t0} ms after navigation`);
+  assert.match(await page.textContent('#version'), /cel-go v0\.29\.2/);
+  assert.equal(await page.textContent('#result-value'), 'true');
+  assert.equal(await page.textContent('#result-type'), 'bool');
+  assert.match(await page.textContent('#cost-estimate'), /^\d+/);
+  assert.match(await page.textContent('#cost-actual'), /^\d+$/);
+  // The compatibility selector lists the module's versions.
+  const versions = await page.$$eval('#compat option', (os) => os.map((o) => o.value));
+  assert.ok(versions.includes('1.30') && versions.includes(''));
+});
+
+test('typing an expression shows its result, type and costs', async () => {
+  await setExpression('self.items.filter(i, i.port > 8095).map(i, i.name)');
+  const value = await page.textContent('#result-value');
+  assert.match(value, /^\[".+"\]$/);
+  assert.equal(value.split(',').length, 4);
+  assert.equal(await page.textContent('#result-type'), 'list(dyn)');
+  assert.ok(Number(await page.textContent('#cost-actual')) > 100);
+  await page.screenshot({ path: join(shots, 'result.png'), fullPage: true });
+});
+
+test('a compile error is shown with line, column, caret snippet and a mark at the place', async () => {
+  await setExpression('self.replicas <= self.maxReplicas &&\n  self.nope(1)');
+  assert.equal(await page.isVisible('#errors'), true);
+  assert.equal(await page.isVisible('#result'), false);
+  assert.match(await page.textContent('#error-title'), /Compile error/);
+  const where = await page.textContent('#error-list .where');
+  assert.equal(where, '2:12');
+  assert.match(await page.textContent('#error-list pre'), /\|   self\.nope\(1\)\n \| \.{11}\^/);
+  // The backdrop marks the character at 2:12 under the textarea.
+  assert.equal(await page.textContent('#expr-backdrop mark'), '(');
+  await page.screenshot({ path: join(shots, 'compile-error.png'), fullPage: true });
+  // Clicking the issue selects the place in the editor.
+  await page.click('#error-list li.issue');
+  const sel = await page.$eval('#expr', (t) => [t.selectionStart, t.value.slice(t.selectionStart, t.selectionEnd)]);
+  assert.deepEqual(sel, [48, '(']);
+});
+
+test('evaluation errors and bad input do not break the page', async () => {
+  await setExpression('self.missing.field');
+  assert.match(await page.textContent('#error-title'), /Evaluation error/);
+  assert.match(await page.textContent('#error-list'), /eval_error/);
+  await page.fill('#doc', '{"unterminated": ');
+  await settle();
+  assert.equal(await page.textContent('#error-title'), 'Input document');
+});
+
+test('examples from the seeds load from the menu; the state is shareable in the URL', async () => {
+  const labels = await page.$$eval('#examples optgroup', (gs) => gs.map((g) => g.label));
+  assert.deepEqual(labels.slice(0, 1), ['CRD validation rules (KEP-2876)']);
+  assert.ok(labels.includes('Knative trigger filters') && labels.includes('Tekton when expressions (TEP-0145)'));
+  const knative = await page.$eval('#examples', (s) => [...s.options].find((o) => o.text === 'Type and source prefix').value);
+  await page.selectOption('#examples', knative);
+  await settle();
+  assert.equal(await page.inputValue('#bind'), 'ce');
+  assert.equal(await page.textContent('#result-value'), 'true');
+  const tekton = await page.$eval('#examples', (s) => [...s.options].find((o) => o.text === 'Coverage threshold').value);
+  await page.selectOption('#examples', tekton);
+  await settle();
+  assert.equal(await page.inputValue('#base'), 'cel');
+  assert.equal(await page.textContent('#result-value'), 'true');
+  // Change the environment, then reopen the URL in a fresh page: the same state comes back.
+  await page.check('#exts input[value="math"]');
+  await settle();
+  await setExpression("math.greatest([1, 5, 3]) == 5 && params.branch.startsWith('release/')");
+  assert.equal(await page.textContent('#result-value'), 'true');
+  const url = page.url();
+  assert.match(url, /#s=[A-Za-z0-9_-]+$/);
+  const other = await browser.newPage();
+  await other.goto(url);
+  await settle(other);
+  assert.equal(await other.inputValue('#expr'), "math.greatest([1, 5, 3]) == 5 && params.branch.startsWith('release/')");
+  assert.equal(await other.isChecked('#exts input[value="math"]'), true);
+  assert.equal(await other.textContent('#result-value'), 'true');
+  await other.close();
+});
+
+test('the compatibility version changes what compiles', async () => {
+  await page.selectOption('#examples', await page.$eval('#examples', (s) => [...s.options].find((o) => o.text === 'Replicas ordered').value));
+  await settle();
+  await setExpression("semver('1.2.3').major() == 1");
+  assert.equal(await page.textContent('#result-value'), 'true');
+  await page.selectOption('#compat', '1.32');
+  await settle();
+  assert.match(await page.textContent('#error-list'), /undeclared reference to 'semver'/);
+  await page.selectOption('#envType', 'StoredExpressions');
+  await settle();
+  assert.equal(await page.textContent('#result-value'), 'true');
+});
+
+test('a runaway expression times out in the worker and the page recovers', async () => {
+  await page.selectOption('#envType', 'NewExpressions');
+  await page.selectOption('#compat', '');
+  await page.fill('#costLimit', '18446744073709551615');
+  await settle();
+  await setExpression('lists.range(2000).all(i, lists.range(2000).all(j, i + j >= 0))');
+  assert.match(await page.textContent('#error-title'), /Timed out/);
+  await page.fill('#costLimit', '');
+  await settle();
+  await setExpression('self.replicas + 1');
+  assert.equal(await page.textContent('#result-value'), '4');
+  await page.screenshot({ path: join(shots, 'playground.png'), fullPage: true });
+  assert.ok(statSync(join(shots, 'playground.png')).size > 10_000);
+  assert.deepEqual(problems, []);
+});
