@@ -1,0 +1,138 @@
+"""celwasm: CEL (cel-go v0.29.2 with the Kubernetes CEL libraries) from the
+celwasm WebAssembly module, on wasmtime — the same engine, and the same result
+bytes, as every other celwasm host (Go, JavaScript, CLI).
+
+Quick start::
+
+    import celwasm
+
+    env = celwasm.Env({"self": "map(string, dyn)"})
+    with env.compile("self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas") as prg:
+        prg.evaluate({"self": {"minReplicas": 1, "replicas": 3, "maxReplicas": 5}})   # True
+        r = prg.eval({"self": {"minReplicas": 1, "replicas": 9, "maxReplicas": 5}})
+        r.json, r.cost                                                               # b'false', 10
+
+The shapes follow the Go host (host/): a :class:`Runtime` loads the module
+and keeps a pool of instances; an :class:`Env` (declarations, Kubernetes
+compatibility version, extensions) compiles an expression into a
+:class:`Program`; :meth:`Program.eval` returns a :class:`Result` (canonical JSON
++ cost), :meth:`Program.evaluate` the Python value. Behaviour (semantics,
+errors, costs) comes from cel-spec as cel-go implements it and from
+kube-apiserver's CEL environment; this package only moves bytes.
+
+Value mapping (results; typed activations are the inverse):
+
+==========================  ==============================================
+CEL                         Python
+==========================  ==============================================
+null / bool / string        ``None`` / ``bool`` / ``str``
+int                         ``int``
+uint                        :class:`UInt` (an ``int`` subclass)
+double                      ``float`` (NaN, ±inf, -0.0)
+bytes                       ``bytes``
+list                        ``list``
+map                         ``dict`` (keys ``bool``/``int``/``UInt``/``str``)
+timestamp                   :class:`Timestamp` (UTC ``datetime`` + ``nanosecond``)
+duration                    :class:`Duration` (``timedelta`` + ``nanosecond``)
+optional                    :class:`OptionalValue`
+type                        :class:`TypeValue`
+library object              :class:`Object` (Quantity, IP, CIDR, URL, Semver, ...)
+protobuf message            :class:`Message`
+==========================  ==============================================
+
+Errors are :class:`CelError` subclasses with the codes of docs/abi.md plus the
+host's own; bad input never takes the interpreter down.
+"""
+
+from __future__ import annotations
+
+from ._errors import (
+    BadRequestError,
+    CanceledError,
+    CelError,
+    ClosedError,
+    CompileError,
+    CostLimitExceededError,
+    DeadlineExceededError,
+    DecodeError,
+    EvaluationError,
+    InternalError,
+    InvalidActivationError,
+    InvalidArgumentError,
+    InvalidEnvError,
+    Issue,
+    TrapError,
+    UnknownProgramError,
+)
+from ._module import DEFAULT_MEMORY_LIMIT, Instance, Module, default_cache_dir
+from ._runtime import (
+    DEFAULT_COST_LIMIT,
+    CostEstimate,
+    Env,
+    Program,
+    Result,
+    Runtime,
+    VersionInfo,
+    default_runtime,
+)
+from ._text import format_text
+from ._values import (
+    Duration,
+    Message,
+    Object,
+    OptionalValue,
+    Timestamp,
+    TypeValue,
+    UInt,
+    decode,
+    encode,
+    format_double,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    # API
+    "Runtime",
+    "Env",
+    "Program",
+    "Result",
+    "CostEstimate",
+    "VersionInfo",
+    "default_runtime",
+    "Module",
+    "Instance",
+    "default_cache_dir",
+    "DEFAULT_COST_LIMIT",
+    "DEFAULT_MEMORY_LIMIT",
+    # values
+    "UInt",
+    "Timestamp",
+    "Duration",
+    "OptionalValue",
+    "TypeValue",
+    "Object",
+    "Message",
+    "decode",
+    "encode",
+    "format_double",
+    "format_text",
+    # errors
+    "CelError",
+    "BadRequestError",
+    "InvalidEnvError",
+    "CompileError",
+    "Issue",
+    "UnknownProgramError",
+    "InvalidActivationError",
+    "EvaluationError",
+    "CostLimitExceededError",
+    "CanceledError",
+    "DeadlineExceededError",
+    "InternalError",
+    "TrapError",
+    "ClosedError",
+    "InvalidArgumentError",
+    "DecodeError",
+]

@@ -1,0 +1,520 @@
+"""The celwasm WebAssembly module on wasmtime-py: loading and caching the
+compiled module (:class:`Module`) and the raw ABI of one instance
+(:class:`Instance`), as docs/abi.md specifies."""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import platform
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any, List, Optional, Union
+
+import wasmtime
+
+from ._errors import InvalidArgumentError, TrapError
+
+__all__ = ["Module", "Instance", "DEFAULT_MEMORY_LIMIT", "default_cache_dir", "wasmtime_version"]
+
+#: Each instance's linear memory cap, in bytes (1 GiB, as the Go host).
+DEFAULT_MEMORY_LIMIT = 1 << 30
+
+EXPORTS = (
+    "celwasm_alloc",
+    "celwasm_dealloc",
+    "celwasm_compile",
+    "celwasm_eval",
+    "celwasm_free",
+    "celwasm_version",
+    "celwasm_interrupt_flag",
+)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG = range(7)
+_SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
+    (["i32"], ["i32"]),
+    (["i32"], []),
+    (["i32", "i32"], ["i64"]),
+    (["i32", "i32"], ["i64"]),
+    (["i32"], ["i32"]),
+    ([], ["i64"]),
+    ([], ["i32"]),
+)
+_MIN_BUFFER = 64 << 10
+_memmove = ctypes.memmove
+_string_at = ctypes.string_at
+_STDERR_TAIL = 2048
+
+# wasmtime-py's Func.__call__ looks the function type up and converts every
+# value on each call (~20 µs); the unchecked C entry point with a reusable
+# argument array costs ~1.5 µs. It is private API of wasmtime-py, so it is
+# feature-detected, the signatures are checked at instantiation, and the
+# public path remains the fallback (CELWASM_SLOW_CALLS=1 forces it).
+try:
+    from wasmtime import _bindings as _wb
+    from wasmtime._error import WasmtimeError as _WasmtimeError
+    from wasmtime._trap import Trap as _Trap
+
+    _raw_call: Any = _wb._wasmtime_func_call_unchecked
+    _ValRaw: Any = _wb.wasmtime_val_raw_t
+    _TrapPtr: Any = ctypes.POINTER(_wb.wasm_trap_t)
+    _FAST = os.environ.get("CELWASM_SLOW_CALLS", "") in ("", "0")
+except (ImportError, AttributeError):  # pragma: no cover - other wasmtime-py layouts
+    _raw_call = None
+    _FAST = False
+
+_wasmtime_version: Optional[str] = None
+
+
+def wasmtime_version() -> str:
+    """The installed wasmtime-py version (it names the cache files: serialized
+    code only loads into the same wasmtime)."""
+    global _wasmtime_version
+    if _wasmtime_version is None:
+        try:
+            from importlib.metadata import version
+
+            _wasmtime_version = version("wasmtime")
+        except Exception:  # pragma: no cover
+            _wasmtime_version = "unknown"
+    return _wasmtime_version
+
+
+def default_cache_dir() -> Optional[Path]:
+    """Where compiled modules are cached: ``$CELWASM_CACHE_DIR`` if set (empty
+    disables the cache), else the user cache directory as Go's
+    ``os.UserCacheDir`` picks it (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux,
+    ``~/Library/Caches`` on macOS, ``%LocalAppData%`` on Windows) +
+    ``celwasm/wasmtime-py``."""
+    env = os.environ.get("CELWASM_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA")
+        root = Path(base) if base else None
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Caches"
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    if root is None:
+        return None
+    return root / "celwasm" / "wasmtime-py"
+
+
+def _packaged_module() -> Path:
+    return Path(__file__).with_name("celwasm.wasm")
+
+
+class Module:
+    """The celwasm module compiled by wasmtime (Cranelift), ready to instantiate.
+
+    Args:
+        path: the ``.wasm`` file; default ``$CELWASM_WASM`` or the module shipped
+            in the package.
+        cache_dir: directory for the serialized compiled module; default
+            :func:`default_cache_dir`. ``""`` disables the cache.
+
+    Compiling the 38 MB module takes 15–30 s on two cores; a cached copy
+    (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
+    wasmtime version and the machine) loads in ~0.2 s. The cache file is
+    written atomically (temporary file + rename); a file that does not load
+    (another wasmtime, truncated, other engine settings) is compiled again and
+    replaced.
+
+    Attributes:
+        sha256: hex sha256 of the module bytes.
+        path: the module file.
+        cache_path: the cache file, or None when caching is off.
+        from_cache: whether the compiled code came from the cache.
+        load_seconds: time spent compiling or deserializing.
+
+    Raises:
+        TrapError: the module cannot be read or compiled.
+    """
+
+    def __init__(self, path: Union[str, "os.PathLike[str]", None] = None, *, cache_dir: Union[str, "os.PathLike[str]", None] = None) -> None:
+        t0 = time.perf_counter()
+        if path is None:
+            env = os.environ.get("CELWASM_WASM")
+            path = env if env else _packaged_module()
+        self.path = Path(path)
+        wasm: Optional[bytes] = None
+        sha_file = self.path.with_name(self.path.name + ".sha256")
+        sha = ""
+        if self.path == _packaged_module() and sha_file.exists():
+            # Shipped next to the packaged module by the build; saves reading
+            # and hashing 38 MB when the cache hits.
+            sha = sha_file.read_text().strip()
+        if len(sha) != 64:
+            try:
+                wasm = self.path.read_bytes()
+            except OSError as e:
+                raise TrapError("read module %s: %s" % (self.path, e)) from None
+            sha = hashlib.sha256(wasm).hexdigest()
+        self.sha256: str = sha
+
+        config = wasmtime.Config()
+        config.cranelift_opt_level = "speed"
+        # The interrupt flag is written from a watchdog thread while a call
+        # runs, through a pointer into linear memory: the memory must not move
+        # (wasmtime reserves the 4 GiB range of a 32-bit memory up front).
+        config.memory_may_move = False
+        self.engine = wasmtime.Engine(config)
+
+        cdir: Optional[Path]
+        if cache_dir is None:
+            cdir = default_cache_dir()
+        else:
+            cdir = Path(cache_dir) if str(cache_dir) else None
+        self.cache_path: Optional[Path] = None
+        if cdir is not None:
+            machine = platform.machine().lower() or "unknown"
+            self.cache_path = cdir / ("%s-wasmtime-%s-%s.cwasm" % (sha, wasmtime_version(), machine))
+
+        self.from_cache = False
+        mod: Optional[wasmtime.Module] = None
+        if self.cache_path is not None and self.cache_path.exists():
+            try:
+                mod = wasmtime.Module.deserialize_file(self.engine, str(self.cache_path))
+                self.from_cache = True
+                try:
+                    os.utime(self.cache_path)  # marks it in use (see _prune)
+                except OSError:
+                    pass
+            except Exception:
+                mod = None
+        if mod is None:
+            if wasm is None:
+                try:
+                    wasm = self.path.read_bytes()
+                except OSError as e:
+                    raise TrapError("read module %s: %s" % (self.path, e)) from None
+            try:
+                mod = wasmtime.Module(self.engine, wasm)
+            except Exception as e:
+                raise TrapError("compile module %s: %s" % (self.path, e)) from None
+            if self.cache_path is not None:
+                _write_atomic(self.cache_path, mod)
+                _prune(self.cache_path)
+        self.module: wasmtime.Module = mod
+        self.linker = wasmtime.Linker(self.engine)
+        self.linker.define_wasi()
+        self._lock = threading.Lock()
+        self.load_seconds: float = time.perf_counter() - t0
+
+    def instantiate(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> "Instance":
+        """A fresh, initialised instance (see :class:`Instance`)."""
+        return Instance(self, memory_limit=memory_limit)
+
+    def __repr__(self) -> str:
+        return "<celwasm.Module %s sha256=%s from_cache=%s>" % (self.path, self.sha256[:12], self.from_cache)
+
+
+def _write_atomic(path: Path, mod: wasmtime.Module) -> None:
+    try:
+        data = mod.serialize()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except Exception:
+        pass  # the cache is an optimisation: a read-only home still works
+
+
+def _prune(keep: Path, unused_for: float = 3600.0) -> None:
+    """Removes other modules' cache files (~75 MB each) not used for an hour.
+    A process that has one mapped keeps its copy (POSIX unlink semantics;
+    on Windows the removal fails and is ignored)."""
+    now = time.time()
+    try:
+        for p in keep.parent.glob("*.cwasm"):
+            if p.name != keep.name and now - p.stat().st_mtime > unused_for:
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
+    except OSError:
+        pass
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+class Instance:
+    """One instance of the module: the raw ABI of docs/abi.md.
+
+    Single threaded: one call at a time (``interrupt`` excepted, which any
+    thread may call). Requests and responses are the module's UTF-8 JSON bytes.
+    After a trap (``TrapError``) the instance is dead; make a new one.
+
+    Args:
+        module: the compiled module.
+        memory_limit: cap on linear memory in bytes; growing past it fails
+            inside the guest (Go: out of memory), which traps.
+    """
+
+    def __init__(self, module: Module, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+        self.dead = False
+        self.module = module
+        fd, self._stderr_path = tempfile.mkstemp(prefix="celwasm-stderr-")
+        os.close(fd)
+        self._finalizer = weakref.finalize(self, _remove, self._stderr_path)
+        store = wasmtime.Store(module.engine)
+        self._store = store
+        try:
+            wasi = wasmtime.WasiConfig()
+            # klog reads os.Args[0] during package initialisation.
+            wasi.argv = ["celwasm"]
+            # A file, not stderr_custom: a Python callback registered with
+            # wasmtime's WASI makes libwasmtime panic at interpreter exit.
+            wasi.stderr_file = self._stderr_path
+            store.set_wasi(wasi)
+            if memory_limit and memory_limit > 0:
+                store.set_limits(memory_size=memory_limit)
+            with module._lock:
+                inst = module.linker.instantiate(store, module.module)
+            exports = inst.exports(store)
+            init = exports["_initialize"]
+            assert isinstance(init, wasmtime.Func)
+            init(store)
+            funcs: List[wasmtime.Func] = []
+            fast = _FAST
+            for name, (params, results) in zip(EXPORTS, _SIGNATURES):
+                f = exports[name]
+                if not isinstance(f, wasmtime.Func):
+                    raise TrapError("module export %s is not a function" % name)
+                ty = f.type(store)
+                if [str(p) for p in ty.params] != params or [str(r) for r in ty.results] != results:
+                    raise TrapError("module export %s has an unexpected signature" % name)
+                funcs.append(f)
+            mem = exports["memory"]
+            if not isinstance(mem, wasmtime.Memory):
+                raise TrapError("module exports no memory")
+        except TrapError:
+            self._close_store()
+            raise
+        except Exception as e:
+            msg = "instantiate: %s%s" % (e, self._stderr_suffix())
+            self._close_store()
+            raise TrapError(msg) from None
+        self._funcs = funcs
+        self._mem = mem
+        self._base = ctypes.addressof(mem.data_ptr(store).contents)
+        self._mem_len = mem.data_len(store)
+        self._fast = fast
+        if fast:
+            self._ctx = store._context()
+            self._frefs = [ctypes.byref(f._func) for f in funcs]
+            self._args = (_ValRaw * 2)()
+            self._trap = _TrapPtr()
+            self._trap_ref = ctypes.byref(self._trap)
+        self._buf = 0
+        self._buf_cap = 0
+        flag = self._call(INTERRUPT_FLAG)
+        if flag % 4 != 0 or flag + 4 > self._mem_len:
+            self.close()
+            raise TrapError("interrupt flag at a bad address %d" % flag)
+        self._flag = ctypes.c_uint32.from_address(self._base + flag)
+
+    # --- raw calls -------------------------------------------------------
+
+    def _call(self, idx: int, a: int = 0, b: int = 0) -> int:
+        """Calls an export with i32 arguments; returns its result zero-extended
+        (0 for none). Raises TrapError (and marks the instance dead)."""
+        if self.dead:
+            raise TrapError("instance is dead")
+        if self._fast:
+            args = self._args
+            args[0].i32 = a
+            args[1].i32 = b
+            err = _raw_call(self._ctx, self._frefs[idx], args, 2, self._trap_ref)
+            if err or self._trap:
+                self._fail_raw(err)
+            res = _SIGNATURES[idx][1]
+            if not res:
+                return 0
+            if res[0] == "i64":
+                return int(args[0].i64) & 0xFFFFFFFFFFFFFFFF
+            return int(args[0].i32) & 0xFFFFFFFF
+        nparams = len(_SIGNATURES[idx][0])
+        params = (a, b)[:nparams]
+        params = tuple(x - (1 << 32) if x >= 1 << 31 else x for x in params)
+        try:
+            r = self._funcs[idx](self._store, *params)
+        except Exception as e:
+            self._die("%s: %s" % (EXPORTS[idx], e))
+        if r is None:
+            return 0
+        return int(r) & (0xFFFFFFFFFFFFFFFF if _SIGNATURES[idx][1][0] == "i64" else 0xFFFFFFFF)
+
+    def _fail_raw(self, err: Any) -> None:
+        if err:
+            e: Exception = _WasmtimeError._from_ptr(err)
+        else:
+            e = _Trap._from_ptr(self._trap)
+            self._trap = _TrapPtr()
+            self._trap_ref = ctypes.byref(self._trap)
+        try:
+            text = str(e.message) if hasattr(e, "message") else str(e)
+        except Exception:
+            text = type(e).__name__
+        self._die(text)
+
+    def _die(self, what: str) -> None:
+        # The store stays open until close(): a watchdog may still hold the
+        # interrupt flag's address until the caller disarms it.
+        self.dead = True
+        first = what.strip().splitlines()[0] if what.strip() else what
+        fatal, tail = self._stderr_info()
+        msg = "wasmtime instance failed and was replaced: %s" % first
+        if fatal:
+            msg += "; guest: %s" % fatal
+        raise TrapError(msg, details="%s\n--- guest stderr (tail) ---\n%s" % (what, tail))
+
+    def _stderr_info(self) -> "tuple[str, str]":
+        """The Go runtime's "fatal error: ..."/"panic: ..." line, if any, and
+        the last 2 KiB of the guest's stderr."""
+        try:
+            with open(self._stderr_path, "rb") as f:
+                head = f.read(64 << 10)
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - _STDERR_TAIL))
+                tail = f.read()
+        except OSError:
+            return "", ""
+        fatal = ""
+        for line in head.splitlines():
+            if line.startswith((b"fatal error:", b"panic:", b"runtime: out of memory")):
+                fatal = line.decode("utf-8", "replace").strip()
+                break
+        return fatal, tail.decode("utf-8", "replace")
+
+    def _stderr_suffix(self) -> str:
+        fatal, tail = self._stderr_info()
+        if fatal:
+            return "; guest: %s" % fatal
+        tail = tail.strip()
+        return "; guest stderr: %r" % tail[-300:] if tail else ""
+
+    def request(self, idx: int, payload: bytes) -> bytes:
+        """Writes ``payload`` into the instance's request buffer, calls the
+        export ``idx`` (``COMPILE`` or ``EVAL``) and returns a copy of the
+        response bytes. Clears the interrupt flag first."""
+        if self.dead:
+            raise TrapError("instance is dead")
+        n = len(payload)
+        if n > self._buf_cap:
+            self._grow(n)
+        if self._buf + n > self._mem_len:
+            self._die("request buffer outside guest memory")
+        _memmove(self._base + self._buf, payload, n)
+        self._flag.value = 0
+        if not self._fast:
+            return self._read(self._call(idx, self._buf, n))
+        # The fast path of _call, inlined: this is every evaluation.
+        args = self._args
+        args[0].i32 = self._buf
+        args[1].i32 = n
+        err = _raw_call(self._ctx, self._frefs[idx], args, 2, self._trap_ref)
+        if err or self._trap:
+            self._fail_raw(err)
+        r = args[0].i64
+        ptr = (r >> 32) & 0xFFFFFFFF
+        size = r & 0xFFFFFFFF
+        if ptr + size > self._mem_len:
+            self._mem_len = self._mem.data_len(self._store)
+            if ptr + size > self._mem_len:
+                self._die("response [%d, +%d) outside guest memory" % (ptr, size))
+        return _string_at(self._base + ptr, size)
+
+    def _grow(self, n: int) -> None:
+        if n > 0xFFFFFFFF:
+            raise InvalidArgumentError("request larger than 4 GiB")
+        cap = max(n, 2 * self._buf_cap, _MIN_BUFFER)
+        if cap > 0xFFFFFFFF:
+            cap = n
+        if self._buf_cap:
+            self._buf_cap = 0
+            self._call(DEALLOC, self._buf)
+        ptr = self._call(ALLOC, cap)
+        self._buf, self._buf_cap = ptr, cap
+        self._mem_len = self._mem.data_len(self._store)
+
+    def _read(self, r: int) -> bytes:
+        ptr, size = r >> 32, r & 0xFFFFFFFF
+        if ptr + size > self._mem_len:
+            self._mem_len = self._mem.data_len(self._store)
+            if ptr + size > self._mem_len:
+                self._die("response [%d, +%d) outside guest memory" % (ptr, size))
+        return _string_at(self._base + ptr, size)
+
+    def compile(self, request: bytes) -> bytes:
+        """``celwasm_compile``: compile request JSON → response JSON."""
+        return self.request(COMPILE, request)
+
+    def eval(self, request: bytes) -> bytes:
+        """``celwasm_eval``: eval request JSON → response JSON."""
+        return self.request(EVAL, request)
+
+    def free(self, handle: int) -> bool:
+        """``celwasm_free``: releases a program handle; True if it was known."""
+        return self._call(FREE, handle) == 1
+
+    def version(self) -> bytes:
+        """``celwasm_version``: the version JSON."""
+        return self._read(self._call(VERSION))
+
+    def interrupt(self) -> None:
+        """Stores 1 in the interrupt flag: the running evaluation stops with
+        ``canceled`` at its next CEL function call. Safe from any thread (an
+        aligned 32-bit store into memory that does not move)."""
+        if not self.dead:
+            self._flag.value = 1
+
+    @property
+    def memory_size(self) -> int:
+        """The linear memory's current size in bytes."""
+        if self.dead:
+            return 0
+        return self._mem.data_len(self._store)
+
+    @property
+    def memory_base(self) -> int:
+        """The linear memory's host address (fixed for the instance's life)."""
+        if self.dead:
+            return 0
+        return ctypes.addressof(self._mem.data_ptr(self._store).contents)
+
+    def _close_store(self) -> None:
+        store = getattr(self, "_store", None)
+        if store is not None:
+            self._store = None  # type: ignore[assignment]
+            try:
+                store.close()
+            except Exception:  # pragma: no cover
+                pass
+        self._finalizer()
+
+    def close(self) -> None:
+        """Releases the instance (its store and memory)."""
+        self.dead = True
+        self._close_store()
+

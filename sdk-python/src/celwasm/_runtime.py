@@ -1,0 +1,831 @@
+"""Runtime (a pool of instances), Env, Program and Result: the Go host's API
+(host/celwasm.go, env.go, program.go) in Python."""
+
+from __future__ import annotations
+
+import base64
+import collections
+import heapq
+import itertools
+import json
+import os
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _module
+from ._errors import (
+    CanceledError,
+    ClosedError,
+    CompileError,
+    DeadlineExceededError,
+    InternalError,
+    InvalidArgumentError,
+    TrapError,
+    error_from_response,
+)
+from ._module import DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, Instance, Module
+from ._text import format_text
+from ._values import decode, encode
+
+__all__ = [
+    "Runtime",
+    "Env",
+    "Program",
+    "Result",
+    "CostEstimate",
+    "VersionInfo",
+    "default_runtime",
+    "DEFAULT_COST_LIMIT",
+]
+
+#: kube-apiserver's PerCallLimit, in cost units: the module's default per-call cost limit.
+DEFAULT_COST_LIMIT = 1_000_000
+
+ActivationArg = Union[Mapping[str, Any], bytes, bytearray, memoryview, str, None]
+
+
+# ---------------------------------------------------------------------------
+# Watchdog: one daemon thread that sets the interrupt flag of instances whose
+# call passed its deadline.
+
+
+class _Alarm:
+    __slots__ = ("deadline", "instance", "active", "fired")
+
+    def __init__(self, deadline: float, instance: Instance) -> None:
+        self.deadline = deadline
+        self.instance = instance
+        self.active = True
+        self.fired = False
+
+
+class _Watchdog:
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._heap: List[Tuple[float, int, _Alarm]] = []
+        self._seq = itertools.count()
+        self._thread: Optional[threading.Thread] = None
+
+    def arm(self, deadline: float, instance: Instance) -> _Alarm:
+        alarm = _Alarm(deadline, instance)
+        with self._cond:
+            heapq.heappush(self._heap, (deadline, next(self._seq), alarm))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="celwasm-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        return alarm
+
+    def disarm(self, alarm: _Alarm) -> bool:
+        """Stops the alarm; after this returns the flag is never set for it.
+        Returns whether it fired."""
+        with self._cond:
+            alarm.active = False
+            return alarm.fired
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                while self._heap and not self._heap[0][2].active:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._cond.wait(30.0)
+                    if not self._heap:
+                        continue
+                    continue
+                deadline, _, alarm = self._heap[0]
+                now = time.monotonic()
+                if now >= deadline:
+                    heapq.heappop(self._heap)
+                    if alarm.active:
+                        alarm.fired = True
+                        alarm.instance.interrupt()
+                    continue
+                self._cond.wait(deadline - now)
+
+
+_watchdog = _Watchdog()
+
+
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """cel-go's static cost estimate of a checked expression, in cost units, with
+    the environment's estimator (kube-apiserver's ``library.CostEstimator`` for
+    the kubernetes base). Declarations carry no size bounds, so ``max`` may be
+    as large as 2^64−1."""
+
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """What the module reports (``celwasm_version``) plus the host's view."""
+
+    abi: int
+    module: str
+    cel_go: str
+    kubernetes: str
+    go: str
+    compatibility_versions: Tuple[str, ...]
+    default_compatibility_version: str
+    extensions: Tuple[str, ...]
+    default_cost_limit: int
+    #: hex sha256 of the module bytes in use.
+    module_sha256: str
+    #: the WebAssembly runtime, e.g. "wasmtime-py 50.0.1".
+    engine: str
+
+
+class Result:
+    """An evaluation result.
+
+    Attributes:
+        json: the value in canonical typed JSON (docs/value-encoding.md),
+            sliced from the module's response without re-encoding: identical
+            values give identical bytes on every celwasm host.
+        cost: the actual cost of the evaluation, in cost units (cel-go's
+            runtime cost tracking; kube-apiserver's library costs for the
+            kubernetes base).
+    """
+
+    __slots__ = ("json", "cost", "_value", "_decoded")
+
+    def __init__(self, json: bytes, cost: int) -> None:
+        self.json = json
+        self.cost = cost
+        self._decoded = False
+        self._value: Any = None
+
+    @property
+    def value(self) -> Any:
+        """The value as Python values (see :mod:`celwasm` for the mapping).
+
+        Raises:
+            DecodeError: the value has no faithful Python form (map keys that
+                collide in Python, nesting beyond the recursion limit).
+        """
+        if not self._decoded:
+            self._value = decode(self.json)
+            self._decoded = True
+        return self._value
+
+    @property
+    def text(self) -> str:
+        """The value as CEL literal text (the CLI's ``-o text``)."""
+        return format_text(self.json)
+
+    def __repr__(self) -> str:
+        return "Result(json=%r, cost=%d)" % (self.json, self.cost)
+
+
+_VALUE_PREFIX = b'{"value":'
+_COST_FIELD = b',"cost":'
+
+
+def _parse_eval(resp: bytes) -> Tuple[bytes, int]:
+    if resp.startswith(_VALUE_PREFIX) and resp.endswith(b"}"):
+        i = resp.rfind(_COST_FIELD)
+        if i > 0:
+            digits = resp[i + len(_COST_FIELD) : -1]
+            if digits.isdigit():
+                return resp[len(_VALUE_PREFIX) : i], int(digits)
+    err = error_from_response(resp)
+    if err is not None:
+        raise err
+    raise InternalError("malformed eval response: %r" % resp[:2000])
+
+
+class _PooledInstance:
+    """An instance with the runtime's bookkeeping."""
+
+    __slots__ = ("instance", "handles", "pending", "__weakref__")
+
+    def __init__(self, instance: Instance) -> None:
+        self.instance = instance
+        self.handles: Dict[int, int] = {}  # program id -> guest handle
+        self.pending: Deque[int] = collections.deque()  # program ids freed since last use
+
+
+class Runtime:
+    """A loaded celwasm module with a pool of instances; safe for concurrent use
+    from any number of threads.
+
+    Each instance is single threaded; a call takes an idle instance or makes a
+    new one, up to ``instances``, and otherwise waits. wasmtime releases the
+    GIL while WebAssembly runs, so threads evaluate in parallel. A program
+    compiled once is compiled again lazily in every instance that evaluates
+    it. An instance that traps is discarded and replaced; the caller gets a
+    :class:`TrapError` and nothing else is affected.
+
+    Args:
+        instances: most instances kept (default ``os.cpu_count()``); each
+            costs ~25 MB of guest memory.
+        memory_limit: cap on each instance's linear memory, bytes (default
+            1 GiB); an instance that needs more traps and is replaced.
+        module: a loaded :class:`Module` to share; default the process-wide
+            packaged module (loaded once, from the cache when possible).
+        module_path: load this ``.wasm`` instead (with ``cache_dir``).
+        cache_dir: see :class:`Module`.
+
+    The first instance is created here, so a broken setup fails early.
+
+    Raises:
+        TrapError: the module cannot be loaded or instantiated.
+    """
+
+    def __init__(
+        self,
+        *,
+        instances: Optional[int] = None,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        module: Optional[Module] = None,
+        module_path: Union[str, "os.PathLike[str]", None] = None,
+        cache_dir: Union[str, "os.PathLike[str]", None] = None,
+    ) -> None:
+        if module is None:
+            if module_path is None and cache_dir is None:
+                module = shared_module()
+            else:
+                module = Module(module_path, cache_dir=cache_dir)
+        self.module = module
+        self._max = max(1, instances if instances is not None else (os.cpu_count() or 1))
+        self._memory_limit = memory_limit
+        self._cond = threading.Condition(threading.Lock())
+        self._idle: List[_PooledInstance] = []
+        self._count = 0  # live instances (idle + in use + being created)
+        self._waiting = 0  # threads waiting for an instance
+        self._live: Tuple[_PooledInstance, ...] = ()
+        self._closed = False
+        self._ids = itertools.count(1)
+        first = self._new_instance()
+        with self._cond:
+            self._count = 1
+            self._idle.append(first)
+
+    # --- pool ------------------------------------------------------------
+
+    def _new_instance(self) -> _PooledInstance:
+        pi = _PooledInstance(self.module.instantiate(memory_limit=self._memory_limit))
+        with self._cond:
+            self._live = self._live + (pi,)
+        return pi
+
+    def _acquire(self, deadline: Optional[float]) -> _PooledInstance:
+        pi: Optional[_PooledInstance] = None
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise ClosedError("runtime is closed")
+                if self._idle:
+                    pi = self._idle.pop()
+                    break
+                if self._count < self._max:
+                    self._count += 1
+                    break
+                self._waiting += 1
+                try:
+                    if deadline is None:
+                        self._cond.wait()
+                    else:
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            raise DeadlineExceededError("no instance became free before the timeout")
+                        self._cond.wait(left)
+                finally:
+                    self._waiting -= 1
+        if pi is None:
+            try:
+                pi = self._new_instance()
+            except BaseException:
+                with self._cond:
+                    self._count -= 1
+                    self._cond.notify()
+                raise
+        # Release programs closed since this instance was last used.
+        pending = pi.pending
+        while pending:
+            h = pi.handles.pop(pending.popleft(), None)
+            if h is not None:
+                try:
+                    pi.instance.free(h)
+                except TrapError:
+                    self._discard(pi)
+                    return self._acquire(deadline)
+        return pi
+
+    def _put(self, pi: _PooledInstance) -> None:
+        if not pi.instance.dead:
+            with self._cond:
+                if not self._closed:
+                    self._idle.append(pi)
+                    if self._waiting:
+                        self._cond.notify()
+                    return
+        self._discard(pi)
+
+    def _discard(self, pi: _PooledInstance) -> None:
+        with self._cond:
+            if pi not in self._live:
+                return
+            self._live = tuple(x for x in self._live if x is not pi)
+            self._count -= 1
+            self._cond.notify()
+        pi.instance.close()
+
+    def _release_program(self, pid: int) -> None:
+        # Runs from Program.close or a GC finalizer (any thread, any time):
+        # lock-free — deque.append is atomic and _live is an immutable tuple.
+        for pi in self._live:
+            pi.pending.append(pid)
+
+    # --- public ----------------------------------------------------------
+
+    def env(
+        self,
+        variables: Union[Mapping[str, str], Iterable[Tuple[str, str]], None] = None,
+        **options: Any,
+    ) -> "Env":
+        """An :class:`Env` of this runtime; arguments as :class:`Env`."""
+        return Env(variables, runtime=self, **options)
+
+    def version(self) -> VersionInfo:
+        """The module's versions (cel-go, Kubernetes, Go, compatibility versions,
+        extensions, default cost limit), its sha256 and the engine."""
+        pi = self._acquire(None)
+        try:
+            raw = pi.instance.version()
+        finally:
+            self._put(pi)
+        try:
+            v = json.loads(raw)
+            return VersionInfo(
+                abi=int(v["abi"]),
+                module=str(v.get("module", "")),
+                cel_go=str(v.get("celGo", "")),
+                kubernetes=str(v.get("kubernetes", "")),
+                go=str(v.get("go", "")),
+                compatibility_versions=tuple(v.get("compatibilityVersions", ())),
+                default_compatibility_version=str(v.get("defaultCompatibilityVersion", "")),
+                extensions=tuple(v.get("extensions", ())),
+                default_cost_limit=int(v.get("defaultCostLimit", DEFAULT_COST_LIMIT)),
+                module_sha256=self.module.sha256,
+                engine="wasmtime-py " + _module.wasmtime_version(),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise InternalError("malformed version response: %r" % raw[:2000]) from None
+
+    @property
+    def instances(self) -> int:
+        """Live instances (idle or in use)."""
+        return len(self._live)
+
+    def close(self) -> None:
+        """Releases every idle instance; instances in use are released when their
+        call returns. Later calls raise :class:`ClosedError`."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._cond.notify_all()
+        for pi in idle:
+            self._discard(pi)
+
+    def __enter__(self) -> "Runtime":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- calls used by Program -------------------------------------------
+
+    def _compile_in(self, pi: _PooledInstance, request: bytes) -> Tuple[int, Dict[str, Any]]:
+        resp = pi.instance.compile(request)
+        err = error_from_response(resp)
+        if err is not None:
+            raise err
+        try:
+            body = json.loads(resp)
+            handle = body["program"]
+        except (ValueError, KeyError, TypeError):
+            raise InternalError("malformed compile response: %r" % resp[:2000]) from None
+        return handle, body
+
+
+_shared_lock = threading.Lock()
+_shared_module: Optional[Module] = None
+_default_runtime: Optional[Runtime] = None
+
+
+def shared_module() -> Module:
+    """The process-wide packaged module, loaded on first use (cache-aware)."""
+    global _shared_module
+    with _shared_lock:
+        if _shared_module is None:
+            _shared_module = Module()
+        return _shared_module
+
+
+def default_runtime() -> Runtime:
+    """The process-wide :class:`Runtime` used when an :class:`Env` names none
+    (pool of ``os.cpu_count()`` instances, created on first use)."""
+    global _default_runtime
+    rt = _default_runtime
+    if rt is not None and not rt._closed:
+        return rt
+    module = shared_module()
+    with _shared_lock:
+        if _default_runtime is None or _default_runtime._closed:
+            _default_runtime = Runtime(module=module)
+        return _default_runtime
+
+
+# ---------------------------------------------------------------------------
+
+
+def _ext_ref(e: Any) -> Dict[str, Any]:
+    if isinstance(e, str):
+        return {"name": e}
+    if isinstance(e, Mapping):
+        ref = {"name": e["name"]}
+        if e.get("version") is not None:
+            ref["version"] = e["version"]
+        return ref
+    if isinstance(e, (tuple, list)) and len(e) == 2:
+        return {"name": e[0], "version": e[1]}
+    raise InvalidArgumentError("extension %r: want NAME, (NAME, VERSION) or {'name':..., 'version':...}" % (e,))
+
+
+class Env:
+    """A CEL environment description; compiled inside the module when a program
+    is first compiled with it, and cached there (by its JSON).
+
+    Args:
+        variables: declarations, name → CEL type name as cel-go prints types
+            (``int``, ``map(string, dyn)``, ``list(string)``, ``timestamp``,
+            ``optional_type(int)``, ``kubernetes.Quantity``, message names...);
+            a mapping or (name, type) pairs, in order. The declared type also
+            decides how plain JSON activation values convert
+            (docs/value-encoding.md).
+        base: ``"kubernetes"`` (default; kube-apiserver's versioned base
+            environment: the Kubernetes libraries, optionals, ext strings/sets/
+            lists, cost estimator and runtime cost tracking, as the
+            compatibility version allows) or ``"cel"`` (cel-go's standard
+            library with optionals, UTC default time zone).
+        compatibility_version: Kubernetes compatibility version, ``"1.30"`` …
+            ``"1.37"`` (default: the newest); kubernetes base only.
+        stored_expressions: kube-apiserver's StoredExpressions environment
+            (every library) instead of NewExpressions.
+        extensions: cel-go extensions on top of the base (``bindings``,
+            ``encoders``, ``lists``, ``math``, ``protos``, ``sets``,
+            ``strings``, ``two-var-comprehensions``): names (latest version),
+            ``(name, version)`` pairs or ``{"name", "version"}`` mappings.
+        container: namespace for resolving identifiers and message names.
+        disable_type_check: parse only; output type ``dyn``, no cost estimate.
+        disable_macros: no ``has``, ``all``, ``exists``, ``map``, ``filter``, ...
+        descriptor_set: a serialized ``google.protobuf.FileDescriptorSet``
+            (``protoc --include_imports --descriptor_set_out``, optionally
+            gzip-compressed) whose messages become usable types.
+        functions: function declarations without implementations, for type
+            checking (docs/abi.md): ``{"name": ..., "overloads": [{"id": ...,
+            "args": [...], "result": ..., "member": bool, "typeParams": [...]}]}``.
+        error_on_bad_presence_test: ``has(x.f)`` on a value without fields is
+            an error, as the CEL specification says (cel-go's
+            ``EnableErrorOnBadPresenceTest``).
+        runtime: the :class:`Runtime` (default :func:`default_runtime`).
+
+    Errors in the environment (an unknown extension, a bad type name) are
+    reported by :meth:`compile` as :class:`InvalidEnvError`.
+    """
+
+    def __init__(
+        self,
+        variables: Union[Mapping[str, str], Iterable[Tuple[str, str]], None] = None,
+        *,
+        base: str = "kubernetes",
+        compatibility_version: Optional[str] = None,
+        stored_expressions: bool = False,
+        extensions: Sequence[Any] = (),
+        container: str = "",
+        disable_type_check: bool = False,
+        disable_macros: bool = False,
+        descriptor_set: Optional[bytes] = None,
+        functions: Sequence[Mapping[str, Any]] = (),
+        error_on_bad_presence_test: bool = False,
+        runtime: Optional[Runtime] = None,
+    ) -> None:
+        self._runtime = runtime
+        decls: List[Tuple[str, str]] = []
+        if variables is not None:
+            items = variables.items() if isinstance(variables, Mapping) else variables
+            for name, typ in items:
+                if not isinstance(name, str) or not isinstance(typ, str):
+                    raise InvalidArgumentError("variable %r: want name and type strings" % ((name, typ),))
+                decls.append((name, typ))
+        spec: Dict[str, Any] = {}
+        if base != "kubernetes":
+            spec["base"] = base
+        if compatibility_version:
+            spec["compatibilityVersion"] = compatibility_version
+        if stored_expressions:
+            spec["envType"] = "StoredExpressions"
+        if extensions:
+            spec["extensions"] = [_ext_ref(e) for e in extensions]
+        if decls:
+            spec["variables"] = [{"name": n, "type": t} for n, t in decls]
+        if container:
+            spec["container"] = container
+        if disable_type_check:
+            spec["disableTypeCheck"] = True
+        if disable_macros:
+            spec["disableMacros"] = True
+        if descriptor_set is not None:
+            spec["descriptorSet"] = base64.b64encode(bytes(descriptor_set)).decode("ascii")
+        if functions:
+            spec["functions"] = [dict(f) for f in functions]
+        if error_on_bad_presence_test:
+            spec["errorOnBadPresenceTest"] = True
+        self.spec: Dict[str, Any] = spec
+        try:
+            self._env_json = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except (TypeError, ValueError, UnicodeEncodeError) as e:
+            raise InvalidArgumentError("env: %s" % e) from None
+
+    @property
+    def runtime(self) -> Runtime:
+        """The runtime this environment compiles in."""
+        if self._runtime is None:
+            self._runtime = default_runtime()
+        return self._runtime
+
+    def compile(self, expression: str, *, timeout: Optional[float] = None) -> "Program":
+        """Parses and type-checks ``expression`` (cel-go's ``Env.Compile``) into a
+        :class:`Program`.
+
+        Raises:
+            CompileError: it does not parse or check; ``issues`` carry line,
+                column and cel-go's caret snippet.
+            InvalidEnvError: the environment cannot be built.
+            TrapError: the instance failed (it is replaced).
+            ClosedError: the runtime is closed.
+            DeadlineExceededError: no instance became free within ``timeout`` seconds.
+        """
+        try:
+            expr_json = json.dumps(expression, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise CompileError("expression is not valid UTF-8") from None
+        except TypeError:
+            raise InvalidArgumentError("expression must be a str") from None
+        request = b'{"expression":' + expr_json + b',"env":' + self._env_json + b"}"
+        rt = self.runtime
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pi = rt._acquire(deadline)
+        try:
+            handle, body = rt._compile_in(pi, request)
+            prg = Program(rt, next(rt._ids), request, expression, body)
+            pi.handles[prg._id] = handle
+        finally:
+            rt._put(pi)
+        return prg
+
+    def __repr__(self) -> str:
+        return "Env(%s)" % self._env_json.decode("utf-8")
+
+
+def _plain_default(o: Any) -> Any:
+    raise _NeedsTyped
+
+
+class _NeedsTyped(Exception):
+    pass
+
+
+_plain_encoder = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain_default, check_circular=True
+)
+
+
+def _activation_json(activation: ActivationArg, typed: Any) -> Tuple[bytes, Optional[bytes]]:
+    """(plain activation JSON, typedActivation JSON or None)."""
+    if typed is None and type(activation) is bytes:
+        return activation, None
+    if activation is None and typed is None:
+        return b"{}", None
+    if type(activation) is dict and typed is None and all(type(k) is str for k in activation):
+        # Fast path: the whole mapping in one C-level encode; on any value
+        # JSON cannot carry, fall back to the per-variable path below.
+        try:
+            return _plain_encoder.encode(activation).encode("utf-8"), None
+        except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError):
+            return _activation_json_slow(activation, None)
+        except RecursionError:
+            raise InvalidArgumentError("activation nests too deeply for Python's recursion limit") from None
+    return _activation_json_slow(activation, typed)
+
+
+def _activation_json_slow(activation: ActivationArg, typed: Any) -> Tuple[bytes, Optional[bytes]]:
+    typed_parts: List[str] = []
+    if activation is None:
+        plain = b"{}"
+    elif isinstance(activation, (bytes, bytearray, memoryview)):
+        plain = bytes(activation)
+    elif isinstance(activation, str):
+        try:
+            plain = activation.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError("activation: %s" % e) from None
+    elif isinstance(activation, Mapping):
+        parts: List[str] = []
+        for name, value in activation.items():
+            if not isinstance(name, str):
+                raise InvalidArgumentError("activation key %r: variable names are strings" % (name,))
+            try:
+                text = _plain_encoder.encode(value)
+            except (_NeedsTyped, ValueError, TypeError):
+                # Bytes, timestamps, durations, optionals, NaN, ...: the
+                # canonical typed form carries them.
+                typed_parts.append(json.dumps(name, ensure_ascii=False) + ":" + encode(value))
+                continue
+            except RecursionError:
+                raise InvalidArgumentError("activation %r nests too deeply for Python's recursion limit" % name) from None
+            parts.append(json.dumps(name, ensure_ascii=False) + ":" + text)
+        try:
+            plain = ("{" + ",".join(parts) + "}").encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError("activation: %s (lone surrogate?)" % e) from None
+    else:
+        raise InvalidArgumentError(
+            "activation must be a mapping of variable names to values, or JSON object text; got %s" % type(activation).__name__
+        )
+    if typed is not None:
+        if isinstance(typed, (bytes, bytearray, memoryview)):
+            typed_parts.append(bytes(typed).decode("utf-8", "surrogatepass").strip()[1:-1])
+        elif isinstance(typed, Mapping):
+            for name, value in typed.items():
+                typed_parts.append(json.dumps(name, ensure_ascii=False) + ":" + encode(value))
+        else:
+            raise InvalidArgumentError("typed_activation must be a mapping or canonical JSON bytes")
+    if not typed_parts:
+        return plain, None
+    try:
+        return plain, ("{" + ",".join(p for p in typed_parts if p) + "}").encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidArgumentError("typed activation: %s (lone surrogate?)" % e) from None
+
+
+class Program:
+    """A compiled expression; safe for concurrent use. Free it with :meth:`close`
+    or a ``with`` block; garbage collection frees it otherwise.
+
+    Attributes:
+        expression: the source text.
+        output_type: the checked output type as a CEL type name (``bool``,
+            ``list(string)``); ``dyn`` when type checking is off.
+        cost_estimate: the static :class:`CostEstimate`, or None when type
+            checking is off.
+    """
+
+    def __init__(self, runtime: Runtime, pid: int, request: bytes, expression: str, body: Mapping[str, Any]) -> None:
+        self._rt = runtime
+        self._id = pid
+        self._request = request
+        self._closed = False
+        self.expression = expression
+        self.output_type: str = body.get("outputType", "dyn")
+        ce = body.get("costEstimate")
+        self.cost_estimate: Optional[CostEstimate] = CostEstimate(int(ce["min"]), int(ce["max"])) if ce else None
+        self._finalizer = weakref.finalize(self, runtime._release_program, pid)
+
+    def _handle_in(self, pi: _PooledInstance) -> int:
+        h = pi.handles.get(self._id)
+        if h is None:
+            h, _ = self._rt._compile_in(pi, self._request)
+            pi.handles[self._id] = h
+        return h
+
+    def eval(
+        self,
+        activation: ActivationArg = None,
+        *,
+        typed_activation: Union[Mapping[str, Any], bytes, None] = None,
+        cost_limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> Result:
+        """Evaluates the program and returns a :class:`Result` (canonical JSON
+        and actual cost).
+
+        Args:
+            activation: variable name → value. A mapping of Python values is
+                sent as plain JSON (``json``-encodable values: dict with str
+                keys, list, tuple, str, int, float, bool, None; JSON turns
+                other dict keys into member names); a variable whose value
+                has no JSON form (bytes, datetime, timedelta,
+                :class:`OptionalValue`, :class:`Object`, NaN, ...) is sent in
+                the canonical typed form instead. ``bytes``/``str`` is JSON
+                object text passed through untouched (the fastest path for
+                documents you already have as JSON). Declared types decide
+                conversions (docs/value-encoding.md).
+            typed_activation: values in canonical typed form (a mapping of
+                Python values, encoded with :func:`celwasm.encode`, or JSON
+                bytes of an object); they win over ``activation``.
+            cost_limit: per-call cost limit in cost units (default 1,000,000,
+                kube-apiserver's PerCallLimit).
+            timeout: seconds; when passed the evaluation is interrupted at its
+                next CEL function call (docs/abi.md "Interrupting") and
+                :class:`DeadlineExceededError` raised. A single long builtin
+                call (one regex over a huge string) finishes first.
+
+        Raises:
+            EvaluationError: CEL error (no such key, no matching overload,
+                division by zero, overflow, bad conversion); ``cost`` set.
+            CostLimitExceededError: the cost passed ``cost_limit``; ``cost`` set.
+            InvalidActivationError: the activation is not a valid JSON object.
+            InvalidArgumentError: a Python value has no CEL form.
+            DeadlineExceededError: ``timeout`` passed.
+            TrapError: the instance failed (e.g. out of memory); it is replaced.
+            ClosedError: the program or runtime is closed.
+        """
+        plain, typed = _activation_json(activation, typed_activation)
+        if self._closed:
+            raise ClosedError("program is closed")
+        if cost_limit is not None and not 0 <= cost_limit <= 0xFFFFFFFFFFFFFFFF:
+            raise InvalidArgumentError("cost_limit must be in [0, 2^64-1]")
+        rt = self._rt
+        deadline = None if timeout is None else time.monotonic() + timeout
+        fired = False
+        pi = rt._acquire(deadline)
+        try:
+            h = pi.handles.get(self._id)
+            if h is None:
+                h = self._handle_in(pi)
+            # The activation goes last: invalid JSON inside it is then
+            # reported as invalid_activation rather than bad_request.
+            if cost_limit is None and typed is None:
+                req = b'{"program":%d,"activation":%s}' % (h, plain)
+            else:
+                req = b'{"program":%d%s%s,"activation":%s}' % (
+                    h,
+                    b"" if cost_limit is None else b',"costLimit":%d' % cost_limit,
+                    b"" if typed is None else b',"typedActivation":' + typed,
+                    plain,
+                )
+            if deadline is None:
+                resp = pi.instance.request(_EVAL, req)
+            else:
+                alarm = _watchdog.arm(deadline, pi.instance)
+                try:
+                    resp = pi.instance.request(_EVAL, req)
+                finally:
+                    fired = _watchdog.disarm(alarm)
+        finally:
+            rt._put(pi)
+        try:
+            value, cost = _parse_eval(resp)
+        except CanceledError as e:
+            if fired:
+                raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
+            raise
+        return Result(value, cost)
+
+    def evaluate(
+        self,
+        activation: ActivationArg = None,
+        *,
+        typed_activation: Union[Mapping[str, Any], bytes, None] = None,
+        cost_limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> Any:
+        """Evaluates the program and returns the value as Python values
+        (``eval(...).value``; see :meth:`eval` for arguments and errors, and
+        :mod:`celwasm` for the value mapping). Also raises
+        :class:`DecodeError` for values without a faithful Python form."""
+        return self.eval(activation, typed_activation=typed_activation, cost_limit=cost_limit, timeout=timeout).value
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Frees the program in every instance. Evaluations after this raise
+        :class:`ClosedError`."""
+        if self._closed:
+            return
+        self._closed = True
+        self._finalizer()
+
+    def __enter__(self) -> "Program":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return "<celwasm.Program %r -> %s>" % (self.expression, self.output_type)
+

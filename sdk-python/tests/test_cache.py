@@ -1,0 +1,104 @@
+"""The compiled-module cache: keyed by the module's sha256, the wasmtime version
+and the machine; written atomically; a bad file is compiled again."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import wasmtime
+
+import celwasm
+from celwasm import Module
+from celwasm._module import default_cache_dir, wasmtime_version
+
+# A small module: the cache logic is the same for it, and it compiles in
+# milliseconds (the real one takes 15-30 s).
+TINY = wasmtime.wat2wasm('(module (func (export "f") (result i32) i32.const 42))')
+
+
+def test_cache_miss_then_hit_then_corrupt(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    m1 = Module(wasm, cache_dir=cache)
+    sha = hashlib.sha256(TINY).hexdigest()
+    assert m1.sha256 == sha and not m1.from_cache
+    assert m1.cache_path is not None and m1.cache_path.exists()
+    assert m1.cache_path.parent == cache
+    assert sha in m1.cache_path.name and wasmtime_version() in m1.cache_path.name
+    assert [p.name for p in cache.iterdir()] == [m1.cache_path.name]  # no temporary files left
+
+    m2 = Module(wasm, cache_dir=cache)
+    assert m2.from_cache
+
+    # Replace the file (a new inode, as the cache itself does: wasmtime maps
+    # the file, so it must never be truncated in place while in use).
+    bad = cache / "bad"
+    bad.write_bytes(b"not a serialized module")
+    os.replace(bad, m1.cache_path)
+    m3 = Module(wasm, cache_dir=cache)
+    assert not m3.from_cache
+    assert Module(wasm, cache_dir=cache).from_cache  # rewritten
+
+
+def test_cache_disabled(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    m = Module(wasm, cache_dir="")
+    assert m.cache_path is None and not m.from_cache
+
+
+def test_unwritable_cache_dir_still_works(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    m = Module(wasm, cache_dir=blocker / "sub")  # cannot be created
+    assert not m.from_cache
+
+
+def test_default_cache_dir_follows_xdg(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("CELWASM_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if sys.platform.startswith("linux"):
+        assert default_cache_dir() == tmp_path / "celwasm" / "wasmtime-py"
+    monkeypatch.setenv("CELWASM_CACHE_DIR", str(tmp_path / "x"))
+    assert default_cache_dir() == tmp_path / "x"
+    monkeypatch.setenv("CELWASM_CACHE_DIR", "")
+    assert default_cache_dir() is None
+
+
+def test_second_process_loads_the_real_module_from_the_cache(module: celwasm.Module) -> None:
+    # This process compiled (or loaded) the packaged module with the default
+    # cache; a new process must deserialize it rather than compile.
+    if module.cache_path is None:
+        return
+    code = (
+        "import celwasm, json;"
+        "rt = celwasm.default_runtime();"
+        "v = celwasm.Env({'x': 'int'}).compile('x * 2').evaluate({'x': 21});"
+        "print(json.dumps([rt.module.from_cache, v, rt.module.load_seconds]))"
+    )
+    env = dict(os.environ)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, check=True)
+    from_cache, value, seconds = __import__("json").loads(out.stdout)
+    assert from_cache is True and value == 42
+    assert seconds < 10
+
+
+def test_other_modules_unused_for_an_hour_are_pruned(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old, recent = cache / ("0" * 64 + "-old.cwasm"), cache / ("1" * 64 + "-recent.cwasm")
+    old.write_bytes(b"x")
+    recent.write_bytes(b"y")
+    os.utime(old, (0, 0))
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    m = Module(wasm, cache_dir=cache)  # a compile writes, then prunes
+    assert m.cache_path is not None and m.cache_path.exists()
+    assert not old.exists() and recent.exists()

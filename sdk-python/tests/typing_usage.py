@@ -1,0 +1,31 @@
+"""Checked by `mypy --strict` against the installed package (make test): the
+public API is typed (py.typed) for users. Not collected by pytest."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import celwasm
+
+
+def check(rt: celwasm.Runtime) -> bool:
+    env: celwasm.Env = rt.env({"self": "map(string, dyn)"}, compatibility_version="1.34", extensions=[])
+    prg: celwasm.Program = env.compile("self.a == 1", timeout=1.0)
+    res: celwasm.Result = prg.eval({"self": {"a": 1}}, cost_limit=1000, timeout=0.5)
+    body: bytes = res.json
+    cost: int = res.cost
+    est: celwasm.CostEstimate | None = prg.cost_estimate
+    ts = celwasm.Timestamp(2026, 1, 1, tzinfo=dt.timezone.utc, nanosecond=5)
+    ns: int = ts.nanosecond + celwasm.Duration.from_nanoseconds(7).total_nanoseconds
+    opt = celwasm.OptionalValue.of(celwasm.UInt(3))
+    v: celwasm.VersionInfo = rt.version()
+    try:
+        prg.evaluate(typed_activation={"x": opt})
+    except celwasm.CompileError as e:
+        line: int = e.issues[0].line if e.issues else e.line
+        _ = line
+    except celwasm.CelError as e:
+        code: str = e.code
+        _ = code
+    _ = (body, cost, est, ns, v)
+    return bool(res.value)

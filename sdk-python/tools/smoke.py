@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""What a user gets: run with the interpreter of a fresh venv where only the
+wheel (and its dependencies from PyPI) was installed, from outside the source
+tree:
+
+    python tools/smoke.py REPO_ROOT
+"""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+t0 = time.perf_counter()
+import celwasm  # noqa: E402
+
+repo = Path(sys.argv[1])
+testdata = repo / "conformance" / "testdata"
+assert "site-packages" in celwasm.__file__ and str(repo / "sdk-python" / "src") not in celwasm.__file__, celwasm.__file__
+
+env = celwasm.Env({"ce": "map(string, dyn)", "self": "dyn"})
+event = json.loads((testdata / "cloudevents" / "github-pull-request.json").read_text())
+a = env.compile('ce.type == "com.github.pull.create" && ce.source.startsWith("https://github.com")').evaluate({"ce": event})
+first = time.perf_counter() - t0
+b = env.compile("self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas").evaluate(
+    {"self": {"minReplicas": 1, "replicas": 3, "maxReplicas": 5}}
+)
+with env.compile("self.items.all(i, i.name.matches('^[a-z]+$'))") as c_prg:
+    c = c_prg.evaluate({"self": {"items": [{"name": "abc"}, {"name": "xyz"}]}})
+d = env.compile("quantity(self.mem).isLessThan(quantity('1Gi'))").evaluate({"self": {"mem": "512Mi"}})
+assert (a, b, c, d) == (True, True, True, True), (a, b, c, d)
+try:
+    env.compile("self.")
+    raise AssertionError("expected a CompileError")
+except celwasm.CompileError as e:
+    assert e.line == 1 and e.column == 6, (e.line, e.column)
+
+cli = subprocess.run(
+    [sys.executable, "-m", "celwasm", "eval", "-e", "self.spec.replicas", "-i", str(testdata / "k8s" / "deployment.yaml")],
+    capture_output=True, check=True,
+)
+rt = celwasm.default_runtime()
+print(
+    "smoke: celwasm %s from %s; (a)-(d) true; import to first result %.2fs (module %s in %.2fs); "
+    "python -m celwasm eval -> %s"
+    % (celwasm.__version__, Path(celwasm.__file__).parent, first,
+       "from cache" if rt.module.from_cache else "compiled", rt.module.load_seconds, cli.stdout.decode().strip())
+)
