@@ -25,7 +25,7 @@ WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.su
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: all wasm cli demo test test-go test-race repro bench clean tools
+.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python
 
 all: wasm cli
 
@@ -53,7 +53,9 @@ $(CLI): $(EMBED) $(shell find cmd host -name '*.go' -not -name '*_test.go')
 demo: $(CLI)
 	./cmd/celwasm/demo.sh $(CLI)
 
-test: test-go repro
+# The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
+# (Node, Chromium) runs are compared byte for byte against them.
+test: test-go repro conformance-go test-js test-python
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests.
@@ -73,8 +75,26 @@ repro: $(WASM)
 	if [ "$$second" != "$$(cat $(WASM).sha256)" ]; then echo "repro: MISMATCH $$second != $$(cat $(WASM).sha256)"; exit 1; fi; \
 	echo "repro: second clean build has the same sha256 $$second"
 
+# The cel-spec and Kubernetes corpus through native, wazero and wasmtime-go,
+# compared with the expectations and each other; the table in docs/conformance.md.
+conformance:
+	$(MAKE) -C conformance run-go table
+conformance-corpus:
+	$(MAKE) -C conformance corpus
+conformance-go:
+	$(MAKE) -C conformance run-go
+
+test-js: $(EMBED)
+	$(MAKE) -C sdk-js test
+
+test-python: $(EMBED) $(CLI)
+	$(MAKE) -C sdk-python test
+
+# Go first: the JS section reads native cel-go figures from the Go section.
 bench: $(EMBED) $(CLI)
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
+	$(MAKE) -C sdk-js bench
+	$(MAKE) -C sdk-python bench
 
 clean:
 	rm -rf $(BUILD) $(EMBED)
