@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,7 +123,7 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 		cacheDir = filepath.Join(d, "celwasm", o.engineName)
 	}
 	if cacheDir != "" {
-		cacheDir = moduleCacheDir(cacheDir, moduleSHA256(o.wasm))
+		cacheDir = ModuleCacheDir(cacheDir, moduleSHA256(o.wasm))
 	}
 	eng, err := o.factory(ctx, o.wasm, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
 	if err != nil {
@@ -336,7 +337,18 @@ func (r *Runtime) fail(ctx context.Context, in *instance, err error) error {
 	if ctx.Err() != nil {
 		return ctxError(ctx)
 	}
-	return &Error{Code: CodeTrap, Message: fmt.Sprintf("%s instance failed and was replaced: %v%s", r.engine.Name(), err, in.stderr.suffix()), Err: err}
+	return &Error{Code: CodeTrap, Message: fmt.Sprintf("%s instance failed and was replaced: %s%s", r.engine.Name(), summarize(err), in.stderr.suffix()), Err: err}
+}
+
+// summarize keeps a runtime error readable: wasmtime appends a backtrace of
+// every wasm frame (thousands for a stack overflow) before the cause.
+func summarize(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	if len(lines) <= 3 {
+		return strings.Join(lines, "; ")
+	}
+	last := strings.TrimSpace(lines[len(lines)-1])
+	return strings.TrimSpace(lines[0]) + " … (" + strconv.Itoa(len(lines)-2) + " lines) … " + last
 }
 
 func ctxError(ctx context.Context) error {
@@ -412,10 +424,20 @@ func moduleSHA256(wasm []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// moduleCacheDir returns base/<first 16 hex digits of the module's sha256>
-// and removes the cache directories of other modules that were last used
-// more than an hour ago (each holds 100+ MB of compiled code).
-func moduleCacheDir(base, sha string) string {
+// DefaultCacheDir is where a Runtime with the given engine name ("wazero",
+// "wasmtime") caches the embedded module's compiled code by default.
+func DefaultCacheDir(engine string) string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return ModuleCacheDir(filepath.Join(d, "celwasm", engine), module.SHA256())
+}
+
+// ModuleCacheDir returns base/<first 16 hex digits of the module's sha256>
+// and removes the cache directories of other modules under base that were
+// last used more than an hour ago (each holds 100+ MB of compiled code).
+func ModuleCacheDir(base, sha string) string {
 	dir := filepath.Join(base, sha[:16])
 	if entries, err := os.ReadDir(base); err == nil {
 		for _, e := range entries {

@@ -191,6 +191,8 @@ func TestBadInput(t *testing.T) {
 			{"not an object", "self", []byte(`[1,2]`), celwasm.CodeInvalidActivation},
 			{"invalid UTF-8", "self", []byte("{\"self\":\"\xc3\x28\"}"), celwasm.CodeInvalidActivation},
 			{"deep nesting", "self", []byte(`{"self":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`), celwasm.CodeInvalidActivation},
+			{"nesting past the limit of 1,000", "self", []byte(`{"self":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`), celwasm.CodeInvalidActivation},
+			{"nesting at the limit", "self == self && [self] != [[self]]", []byte(`{"self":` + strings.Repeat(`{"a":[`, 499) + strings.Repeat("]}", 499) + `}`), ""},
 			{"wrong type", "self.replicas + 1", []byte(`{"self":{"replicas":"3"}}`), celwasm.CodeEval},
 			{"declared int given a string", "n + 1", []byte(`{"n":"three"}`), celwasm.CodeEval},
 			{"missing variable", "n + 1", []byte(`{}`), celwasm.CodeEval},
@@ -212,7 +214,14 @@ func TestBadInput(t *testing.T) {
 			}
 			res, err := prg.Eval(ctx, c.act)
 			if code(err) != c.code {
-				t.Errorf("%s: got %v (%v), want %q", c.name, err, res, c.code)
+				got := ""
+				if res != nil {
+					got = string(res.JSON)
+					if len(got) > 80 {
+						got = got[:80] + "…"
+					}
+				}
+				t.Errorf("%s: got error %v (result %s), want %q", c.name, err, got, c.code)
 			}
 			if c.code == celwasm.CodeCostLimit {
 				var ce *celwasm.Error

@@ -40,6 +40,7 @@ type Result struct {
 // Value decodes JSON into Go values (see Decode).
 func (r *Result) Value() (any, error) { return Decode(r.JSON) }
 
+// evalConfig is what EvalOptions set; appendRequestHead applies them.
 type evalConfig struct {
 	costLimit uint64
 }
@@ -89,38 +90,21 @@ func (p *Program) EvalEvent(ctx context.Context, event []byte, opts ...EvalOptio
 }
 
 func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []EvalOption) (*Result, error) {
-	cfg := evalConfig{}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if p.closed.Load() {
-		return nil, &Error{Code: CodeClosed, Message: "program is closed"}
-	}
-	r := p.rt
-	in, err := r.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer r.put(in)
-	h, err := p.handleIn(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	req := append(in.scratch[:0], `{"program":`...)
-	req = strconv.AppendUint(req, uint64(h), 10)
-	if cfg.costLimit > 0 {
-		req = append(req, `,"costLimit":`...)
-		req = strconv.AppendUint(req, cfg.costLimit, 10)
-	}
-	req = append(req, `,"`...)
-	req = append(req, member...)
-	req = append(req, `":`...)
-	req = append(req, raw...)
-	req = append(req, '}')
-	if cap(req) <= 1<<20 {
-		in.scratch = req
-	}
-	resp, err := r.call(ctx, in, ExportEval, req)
+	var resp []byte
+	err := p.run(ctx, func(in *instance, handle uint32) error {
+		req := appendRequestHead(in.scratch[:0], handle, opts)
+		req = append(req, `,"`...)
+		req = append(req, member...)
+		req = append(req, `":`...)
+		req = append(req, raw...)
+		req = append(req, '}')
+		if cap(req) <= 1<<20 {
+			in.scratch = req
+		}
+		var err error
+		resp, err = p.rt.call(ctx, in, ExportEval, req)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +115,39 @@ func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []Ev
 		return nil, ce
 	}
 	return res, err
+}
+
+// run calls f with an instance from the pool and the program's handle in
+// it (compiling the program there first if needed).
+func (p *Program) run(ctx context.Context, f func(in *instance, handle uint32) error) error {
+	if p.closed.Load() {
+		return &Error{Code: CodeClosed, Message: "program is closed"}
+	}
+	in, err := p.rt.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer p.rt.put(in)
+	h, err := p.handleIn(ctx, in)
+	if err != nil {
+		return err
+	}
+	return f(in, h)
+}
+
+// appendRequestHead appends `{"program":H` and the options' members.
+func appendRequestHead(req []byte, handle uint32, opts []EvalOption) []byte {
+	cfg := evalConfig{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	req = append(req, `{"program":`...)
+	req = strconv.AppendUint(req, uint64(handle), 10)
+	if cfg.costLimit > 0 {
+		req = append(req, `,"costLimit":`...)
+		req = strconv.AppendUint(req, cfg.costLimit, 10)
+	}
+	return req
 }
 
 // BatchItems says what EvalBatch's items are.
@@ -156,53 +173,35 @@ type BatchResult struct {
 // JSON (a pretty-printed item is compacted). The call fails as a whole
 // only when the module fails (trap, context) or the batch is malformed.
 func (p *Program) EvalBatch(ctx context.Context, items [][]byte, kind BatchItems, opts ...EvalOption) ([]BatchResult, error) {
-	cfg := evalConfig{}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if p.closed.Load() {
-		return nil, &Error{Code: CodeClosed, Message: "program is closed"}
-	}
-	r := p.rt
-	in, err := r.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer r.put(in)
-	h, err := p.handleIn(ctx, in)
-	if err != nil {
-		return nil, err
-	}
 	size := 64
 	for _, it := range items {
 		size += len(it) + 1
 	}
-	req := make([]byte, 0, size)
-	req = append(req, `{"program":`...)
-	req = strconv.AppendUint(req, uint64(h), 10)
-	if cfg.costLimit > 0 {
-		req = append(req, `,"costLimit":`...)
-		req = strconv.AppendUint(req, cfg.costLimit, 10)
-	}
-	req = append(req, `,"items":"`...)
-	req = append(req, kind...)
-	req = append(req, `"}`...)
-	for _, it := range items {
-		req = append(req, '\n')
-		if bytes.ContainsAny(it, "\r\n") {
-			var c bytes.Buffer
-			if err := json.Compact(&c, it); err == nil {
-				it = c.Bytes()
-			} else {
-				it = []byte(`"<invalid JSON item>"`)
+	var resp []byte
+	err := p.run(ctx, func(in *instance, handle uint32) error {
+		req := appendRequestHead(make([]byte, 0, size), handle, opts)
+		req = append(req, `,"items":"`...)
+		req = append(req, kind...)
+		req = append(req, `"}`...)
+		for _, it := range items {
+			req = append(req, '\n')
+			if bytes.ContainsAny(it, "\r\n") {
+				var c bytes.Buffer
+				if err := json.Compact(&c, it); err == nil {
+					it = c.Bytes()
+				} else {
+					it = []byte(`"<invalid JSON item>"`)
+				}
 			}
+			if len(bytes.TrimSpace(it)) == 0 {
+				it = []byte(`null`)
+			}
+			req = append(req, it...)
 		}
-		if len(bytes.TrimSpace(it)) == 0 {
-			it = []byte(`null`)
-		}
-		req = append(req, it...)
-	}
-	resp, err := r.call(ctx, in, ExportEvalBatch, req)
+		var err error
+		resp, err = p.rt.call(ctx, in, ExportEvalBatch, req)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

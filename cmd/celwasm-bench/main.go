@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -174,7 +173,8 @@ func main() {
 
 	// Steady-state latency, end to end.
 	md.WriteString("### Steady-state evaluation, JSON in → JSON out (median of rounds, per call)\n\n")
-	md.WriteString("| case | native cel-go + encoding/json | celwasm engine, native | celwasm wazero | celwasm wasmtime-go | wazero / native | wasmtime / native |\n|---|---|---|---|---|---|---|\n")
+	md.WriteString("| case | native cel-go + encoding/json | celwasm engine, native | celwasm wazero | celwasm wasmtime-go | wazero / native | wasmtime / native | wazero / engine | wasmtime / engine |\n|---|---|---|---|---|---|---|---|---|\n")
+	var sumZE, sumTE float64
 	for _, c := range cases {
 		np, err := nativePath(c)
 		check(err)
@@ -197,11 +197,21 @@ func main() {
 		for i := range results {
 			med[i] = median(results[i])
 		}
-		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %.1f× | %.1f× |\n", c.name, us(med[0]), us(med[1]), us(med[2]), us(med[3]),
-			float64(med[2])/float64(med[0]), float64(med[3])/float64(med[0]))
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %.1f× | %.1f× | %.1f× | %.1f× |\n", c.name, us(med[0]), us(med[1]), us(med[2]), us(med[3]),
+			float64(med[2])/float64(med[0]), float64(med[3])/float64(med[0]), float64(med[2])/float64(med[1]), float64(med[3])/float64(med[1]))
+		sumZE += float64(med[2]) / float64(med[1])
+		sumTE += float64(med[3]) / float64(med[1])
 		fmt.Fprintf(os.Stderr, "%s: native %v engine %v wazero %v wasmtime %v\n", c.name, med[0], med[1], med[2], med[3])
 	}
 	md.WriteString("\nActivation sizes: (a) " + size(cases[0].activation) + ", (b) " + size(cases[1].activation) + ", (c) " + size(cases[2].activation) + ", (d) " + size(cases[3].activation) + ".\n\n")
+	fmt.Fprintf(&md, "The engine's own code is as fast as native cel-go fed by encoding/json, or faster where the lazy "+
+		"activation skips decoding (a). What separates the module from native is the speed of Go-compiled "+
+		"WebAssembly: the same engine code runs on average %.0f× slower under wazero and %.0f× slower under "+
+		"wasmtime-go than natively (the last two columns), so the 4× (wazero) and 3× (wasmtime-go) targets "+
+		"hold only where native cel-go itself spends most of its time decoding JSON. The call boundary is "+
+		"not the cost: an empty export call takes %.2f µs under wazero and %.2f µs under wasmtime-go "+
+		"(whose Go binding looks the function type up on every call).\n\n", sumZE/float64(len(cases)), sumTE/float64(len(cases)),
+		emptyCall(ctx, nil).Seconds()*1e6, emptyCall(ctx, []celwasm.Option{wasmtime.Option()}).Seconds()*1e6)
 
 	// Batch filtering.
 	batchSection(ctx, &md, wz, wt, *rounds)
@@ -406,11 +416,10 @@ func engineFactory(opts []celwasm.Option) celwasm.EngineFactory {
 }
 
 func cacheDir(opts []celwasm.Option) string {
-	d, _ := os.UserCacheDir()
 	if len(opts) > 0 {
-		return filepath.Join(d, "celwasm", "wasmtime")
+		return celwasm.DefaultCacheDir("wasmtime")
 	}
-	return filepath.Join(d, "celwasm", "wazero")
+	return celwasm.DefaultCacheDir("wazero")
 }
 
 func execTime(cli, engine string) time.Duration {
@@ -455,6 +464,25 @@ func guestMemory(ctx context.Context, exercised bool) int {
 		}
 	}
 	return len(in.Memory())
+}
+
+// emptyCall measures one call of an export that does nothing (celwasm_free
+// of an unknown handle).
+func emptyCall(ctx context.Context, opts []celwasm.Option) time.Duration {
+	eng, err := engineFactory(opts)(ctx, module.Bytes(), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
+	check(err)
+	defer eng.Close(ctx)
+	in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
+	check(err)
+	defer in.Close(ctx)
+	r := testing.Benchmark(func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := in.Call(ctx, celwasm.ExportFree, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	return time.Duration(r.NsPerOp())
 }
 
 func readRSS() (int, bool) {

@@ -289,4 +289,3 @@ func outputIDs(t *testing.T, ndjson string) []string {
 	}
 	return ids
 }
-

@@ -8,8 +8,11 @@ import (
 )
 
 // MaxDepth is the deepest nesting of JSON arrays and objects an activation
-// may have (the same bound as Kubernetes' JSON decoding, sigs.k8s.io/json).
-const MaxDepth = 10000
+// (or any request) may have. Go code in WebAssembly recurses on the
+// runtime's native call stack, whose size differs between runtimes (with
+// 5,000 levels wasmtime traps where wazero does not), so the bound is one
+// every host runs identically; no CEL rule reads that deep.
+const MaxDepth = 1000
 
 // JSONActivation resolves variables from a JSON object without decoding it:
 // a variable's value is converted to its declared type on first use, and
