@@ -45,12 +45,15 @@ let compileError = '';
 try { rt.compile('1 +'); } catch (e) { compileError = e instanceof CompileError ? e.code : 'wrong'; }
 const w = await WorkerRuntime.load({ wasm: rt.module });
 const wr = await (await w.compile('[1, 2].map(x, x * 21)[1]', { base: 'cel' })).eval();
+const ev = { specversion: '1.0', id: '1', source: '/s', type: 'a' };
+const fb = (await w.compileFilter({ exact: { type: 'a' } })).evalBatch([ev, { ...ev, type: 'b' }, '{bad'], 'cloudEvents');
+const filter = (await fb).map((x) => x.code ?? x.json).join(' ');
 w.close();
-console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value) }));
+console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value), filter }));
 `,
   );
   const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }).trim());
-  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42') {
+  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42' || out.filter !== 'true false invalid_activation') {
     fail('the installed package gave ' + JSON.stringify(out));
   } else {
     console.log(`pack-check: installed ${info.filename} into an empty project; import 'celwasm' → ${JSON.stringify(out)}`);

@@ -12,9 +12,12 @@
  * @module
  */
 
-export { Runtime, Env, Program, type EvalResult, type RuntimeOptions, type VersionInfo, type CostEstimate } from './runtime.js';
+export { Runtime, Env, Program, type EvalResult, type BatchResult, type RuntimeOptions, type VersionInfo, type CostEstimate } from './runtime.js';
 export { WorkerRuntime, WorkerEnv, WorkerProgram, type WorkerRuntimeOptions, type CallOptions } from './worker-client.js';
-export { type EnvOptions, type EnvSpec, type Extension, type FunctionDecl, type Activation, type EvalOptions } from './env.js';
+export {
+  type EnvOptions, type EnvSpec, type Extension, type FunctionDecl, type Activation, type EvalOptions,
+  type CloudEventFilter, type CloudEvent, type BatchItems,
+} from './env.js';
 export {
   CelError, CompileError, EvalError,
   type ErrorCode, type ModuleErrorCode, type HostErrorCode, type Issue,

@@ -35,11 +35,13 @@ export interface CompileInfo {
   handle: number;
   outputType: string;
   costEstimate?: CostEstimate;
+  /** The CEL a trigger filter or a when list became (absent for plain expressions). */
+  expression?: string;
 }
 
 /** Parses a compile response; numbers of the cost estimate are read exactly. */
 export function parseCompileResponse(text: string): CompileInfo {
-  let obj: { program?: unknown; outputType?: unknown; error?: Record<string, unknown> };
+  let obj: { program?: unknown; outputType?: unknown; expression?: unknown; error?: Record<string, unknown> };
   try {
     obj = JSON.parse(text);
   } catch {
@@ -50,6 +52,7 @@ export function parseCompileResponse(text: string): CompileInfo {
     throw new CelError('internal', 'malformed compile response: ' + text.slice(0, 200));
   }
   const info: CompileInfo = { handle: obj.program, outputType: obj.outputType };
+  if (typeof obj.expression === 'string' && obj.expression !== '') info.expression = obj.expression;
   // JSON.parse rounds numbers above 2^53; read the estimate's digits from the text.
   const m = /"costEstimate":\{"min":(\d+),"max":(\d+)\}/.exec(text);
   if (m) info.costEstimate = { min: BigInt(m[1]!), max: BigInt(m[2]!) };
@@ -100,6 +103,50 @@ export function parseEvalResponse(b: Uint8Array): EvalOutcome {
   }
   if (obj.error) throw errorFromModule(obj.error);
   throw new CelError('internal', 'malformed eval response: ' + text.slice(0, 200));
+}
+
+/**
+ * Parses an eval_batch response: one line per item, each an eval response. A single error
+ * response for a malformed header or an unknown program (or for an empty batch) fails the whole
+ * call; item errors become {@link CelError} values in the result. As the Go host's `EvalBatch`.
+ */
+export function parseBatchResponse(b: Uint8Array, items: number): (EvalOutcome | CelError)[] {
+  const LF = 0x0a;
+  if (startsWith(b, ERROR_PREFIX) && b.indexOf(LF) < 0) {
+    const text = decoder.decode(b);
+    let err: CelError;
+    try {
+      const obj = JSON.parse(text) as { error?: unknown };
+      if (!obj.error || typeof obj.error !== 'object') throw new Error('no error object');
+      err = errorFromModule(obj.error as Record<string, unknown>);
+    } catch {
+      err = new CelError('internal', 'malformed error response: ' + text.slice(0, 200));
+    }
+    if (err.code === 'bad_request' || err.code === 'unknown_program' || items === 0) throw err;
+  }
+  const out: (EvalOutcome | CelError)[] = [];
+  let start = 0;
+  while (start < b.length) {
+    let end = b.indexOf(LF, start);
+    if (end < 0) end = b.length;
+    try {
+      out.push(parseEvalResponse(b.subarray(start, end)));
+    } catch (e) {
+      out.push(e instanceof CelError ? e : new CelError('internal', String((e as Error)?.message ?? e)));
+    }
+    start = end + 1;
+  }
+  if (out.length !== items) throw new CelError('internal', `batch: ${out.length} results for ${items} items`);
+  return out;
+}
+
+// {"error":
+const ERROR_PREFIX = [0x7b, 0x22, 0x65, 0x72, 0x72, 0x6f, 0x72, 0x22, 0x3a];
+
+function startsWith(b: Uint8Array, prefix: readonly number[]): boolean {
+  if (b.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[i] !== prefix[i]) return false;
+  return true;
 }
 
 interface ProgramEntry {
@@ -206,7 +253,7 @@ export class Core {
 
   /** Evaluates program `pid`; `rest` continues the request after `{"program":H` (it must end
    * with `}`). Returns a view of the response, valid until the next call. */
-  evalRaw(pid: number, rest: readonly (string | Uint8Array)[]): Uint8Array {
+  evalRaw(pid: number, rest: readonly (string | Uint8Array)[], fn: 'eval' | 'eval_batch' = 'eval'): Uint8Array {
     const p = this.programs.get(pid);
     if (!p) throw new CelError('closed', 'program was freed');
     let inst = this.instance();
@@ -223,7 +270,7 @@ export class Core {
       inst = this.instance();
     }
     try {
-      return inst.call('eval', ['{"program":' + p.handle, ...rest]);
+      return inst.call(fn, ['{"program":' + p.handle, ...rest]);
     } catch (e) {
       this.fail(e);
     }
@@ -231,6 +278,11 @@ export class Core {
 
   eval(pid: number, rest: readonly (string | Uint8Array)[]): EvalOutcome {
     return parseEvalResponse(this.evalRaw(pid, rest));
+  }
+
+  /** Evaluates program `pid` over a batch (`rest`: see {@link batchRest}) of `items` items. */
+  evalBatch(pid: number, rest: readonly (string | Uint8Array)[], items: number): (EvalOutcome | CelError)[] {
+    return parseBatchResponse(this.evalRaw(pid, rest, 'eval_batch'), items);
   }
 
   private freeHandle(handle: number): void {

@@ -173,12 +173,7 @@ export function encodeActivation(act: Activation | string | undefined, types: Re
 
 /** The request tail after `{"program":H`: cost limit, typed activation, then the activation. */
 export function evalRest(enc: EncodedActivation, opts?: EvalOptions): string[] {
-  const rest: string[] = [];
-  if (opts?.costLimit !== undefined) {
-    const c = BigInt(opts.costLimit);
-    if (c < 0n || c > (1n << 64n) - 1n) throw new CelError('invalid_argument', 'costLimit must be 0 … 2^64−1');
-    rest.push(',"costLimit":' + c.toString());
-  }
+  const rest = costLimitPiece(opts);
   if (enc.typed !== null) rest.push(',"typedActivation":' + enc.typed);
   rest.push(',"activation":', enc.plain, '}');
   return rest;
@@ -189,4 +184,168 @@ export function variableTypes(spec: EnvSpec): Map<string, TypeHint> {
   const m = new Map<string, TypeHint>();
   for (const v of spec.variables ?? []) m.set(v.name, parseTypeName(v.type));
   return m;
+}
+
+// --- CloudEvents trigger filters, Tekton when expressions, batches --------------------------
+
+/**
+ * A CloudEvents trigger filter (docs/abi.md, compile `cloudEventFilter`): one of Knative's
+ * advanced filtering dialects or the CloudEvents Subscriptions API dialects. Attribute values
+ * compare as strings (`string(ce.time)` for the timestamp); an absent attribute never matches; a
+ * dotted name (`github.repository`) matches the extension of that name or the nested path.
+ */
+export type CloudEventFilter =
+  /** CEL over `ce` (the attributes, `map(string, dyn)`) and `data`, as written. */
+  | { readonly expression: string }
+  /** Exact match of every attribute (AND). */
+  | { readonly attributes: Readonly<Record<string, string>> }
+  /** Deprecated: exact match of `source` and/or `type`. */
+  | { readonly sourceAndType: { readonly source?: string; readonly type?: string } }
+  /** Exact, prefix or suffix match of one attribute. */
+  | { readonly exact: Readonly<Record<string, string>> }
+  | { readonly prefix: Readonly<Record<string, string>> }
+  | { readonly suffix: Readonly<Record<string, string>> }
+  | { readonly all: readonly CloudEventFilter[] }
+  | { readonly any: readonly CloudEventFilter[] }
+  | { readonly not: CloudEventFilter }
+  /** A filter wrapped as `{filter: F}`. */
+  | { readonly filter: CloudEventFilter }
+  /** A Knative Trigger (or its `spec`): `spec.filter`, or `spec.filters` (AND). Other members
+   * (`apiVersion`, `metadata`, `spec.broker`, ...) are ignored. */
+  | {
+      readonly spec: {
+        readonly filter?: CloudEventFilter;
+        readonly filters?: readonly CloudEventFilter[];
+        readonly [member: string]: unknown;
+      };
+      readonly [member: string]: unknown;
+    };
+
+/**
+ * One CloudEvent (docs/abi.md, eval `cloudEvent`): a structured-mode event (an object with
+ * `specversion`, the attributes, and `data` or `data_base64`), or an HTTP binary-mode envelope
+ * `{headers: {'ce-id': …, 'ce-specversion': …, 'content-type': …}, body: '<text>'}` (or
+ * `bodyBase64`). A string is the event's JSON text, sent untouched.
+ */
+export type CloudEvent = Readonly<Record<string, unknown>>;
+
+/** What the items of {@link Program.evalBatch} are: activations (each an object of variables)
+ * or CloudEvents (each as for `evalEvent`). */
+export type BatchItems = 'activations' | 'cloudEvents';
+
+/** The compile request for a trigger filter: `{"cloudEventFilter":F,"env":…}`. A string filter
+ * must be JSON text (it is checked here, as the Go host does, and sent as is). */
+export function filterRequest(filter: CloudEventFilter | string, specJson: string): string {
+  let text: string;
+  if (typeof filter === 'string') {
+    try {
+      JSON.parse(filter);
+    } catch (e) {
+      throw new CelError('invalid_argument', 'filter: not JSON text: ' + String((e as Error)?.message ?? e));
+    }
+    text = filter;
+  } else {
+    if (filter === null || typeof filter !== 'object' || !isPlainJson(filter)) {
+      throw new CelError('invalid_argument', 'filter must be a JSON object (plain data) or JSON text');
+    }
+    text = JSON.stringify(filter);
+  }
+  return '{"cloudEventFilter":' + text + ',"env":' + specJson + '}';
+}
+
+/** The compile request for Tekton when expressions: `{"when":[…],"env":…}`. */
+export function whenRequest(expressions: readonly string[] | string, specJson: string): string {
+  const list = typeof expressions === 'string' ? [expressions] : expressions;
+  if (!Array.isArray(list) || list.some((e) => typeof e !== 'string')) {
+    throw new CelError('invalid_argument', 'when expressions must be strings');
+  }
+  return '{"when":' + JSON.stringify(list) + ',"env":' + specJson + '}';
+}
+
+function costLimitPiece(opts?: EvalOptions): string[] {
+  if (opts?.costLimit === undefined) return [];
+  let c: bigint;
+  try {
+    c = BigInt(opts.costLimit);
+  } catch {
+    throw new CelError('invalid_argument', 'costLimit must be an integer 0 … 2^64−1');
+  }
+  if (c < 0n || c > (1n << 64n) - 1n) throw new CelError('invalid_argument', 'costLimit must be 0 … 2^64−1');
+  return [',"costLimit":' + c.toString()];
+}
+
+/** The eval request tail after `{"program":H` for one CloudEvent. */
+export function eventRest(event: CloudEvent | string, opts?: EvalOptions): string[] {
+  let text: string;
+  if (typeof event === 'string') text = event;
+  else if (event !== null && typeof event === 'object' && !Array.isArray(event) && isPlainJson(event)) text = JSON.stringify(event);
+  else throw new CelError('invalid_argument', 'a CloudEvent is a JSON object (plain data) or its JSON text');
+  return [...costLimitPiece(opts), ',"cloudEvent":', text, '}'];
+}
+
+/** Go's unicode.IsSpace over a whole string (bytes.TrimSpace leaves nothing). */
+const GO_BLANK = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+
+/**
+ * Go's `json.Compact`: JSON text without the whitespace between tokens, or null when the text is
+ * not valid JSON (Go's scanner: RFC 8259, at most 10,000 levels of nesting).
+ */
+export function compactJson(s: string): string | null {
+  try {
+    JSON.parse(s);
+  } catch {
+    return null;
+  }
+  let out = '';
+  let start = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > 10_000) return null;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      out += s.slice(start, i);
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start);
+}
+
+/**
+ * One batch item as the module's NDJSON line, exactly as the Go host makes it: text containing a
+ * line break is compacted (text that is not JSON becomes the string `"<invalid JSON item>"`, an
+ * error for that item alone); blank text becomes `null` (an error for that item, never a skipped
+ * line). Objects are encoded with JSON.stringify and must be plain data.
+ */
+export function batchLine(item: unknown, index: number): string {
+  if (typeof item === 'string') {
+    let s = item;
+    if (s.includes('\n') || s.includes('\r')) s = compactJson(s) ?? '"<invalid JSON item>"';
+    return GO_BLANK.test(s) ? 'null' : s;
+  }
+  if (item === undefined || item === null) return 'null';
+  if (typeof item !== 'object' || Array.isArray(item) || !isPlainJson(item)) {
+    throw new CelError(
+      'invalid_argument',
+      `batch item ${index}: items are objects of plain JSON data or JSON text (values such as bigint, Date or Uint8Array need Program.eval)`,
+    );
+  }
+  return JSON.stringify(item);
+}
+
+/** The eval_batch request tail after `{"program":H`: the rest of the header line, then one line
+ * per item. */
+export function batchRest(items: readonly unknown[], kind: BatchItems, opts?: EvalOptions): string[] {
+  if (!Array.isArray(items)) throw new CelError('invalid_argument', 'batch items must be an array');
+  const rest = [...costLimitPiece(opts), ',"items":' + JSON.stringify(kind) + '}'];
+  for (let i = 0; i < items.length; i++) rest.push('\n', batchLine(items[i], i));
+  return rest;
 }

@@ -13,6 +13,7 @@ interface Exports {
   celwasm_dealloc(ptr: number): void;
   celwasm_compile(ptr: number, len: number): bigint;
   celwasm_eval(ptr: number, len: number): bigint;
+  celwasm_eval_batch?(ptr: number, len: number): bigint;
   celwasm_free(program: number): number;
   celwasm_version(): bigint;
   celwasm_interrupt_flag(): number;
@@ -40,7 +41,7 @@ class Tail {
 const MIN_BUFFER = 64 * 1024;
 const encoder = new TextEncoder();
 
-export type Fn = 'compile' | 'eval';
+export type Fn = 'compile' | 'eval' | 'eval_batch';
 
 /** Options for instances. */
 export interface InstanceOptions {
@@ -182,15 +183,23 @@ export class ModuleInstance {
   }
 
   /**
-   * Sends a request to `celwasm_compile` or `celwasm_eval` and returns a view of the response
-   * bytes, valid until the next call into this instance.
+   * Sends a request to `celwasm_compile`, `celwasm_eval` or `celwasm_eval_batch` and returns a
+   * view of the response bytes, valid until the next call into this instance.
    */
   call(fn: Fn, pieces: readonly (string | Uint8Array)[]): Uint8Array {
     if (this.dead) throw new CelError('trap', 'instance was discarded');
+    if (fn === 'eval_batch' && typeof this.ex.celwasm_eval_batch !== 'function') {
+      throw new CelError('internal', 'the module has no celwasm_eval_batch export (built before batch evaluation?)');
+    }
     const n = this.write(pieces);
     let r: bigint;
     try {
-      r = fn === 'eval' ? this.ex.celwasm_eval(this.buf, n) : this.ex.celwasm_compile(this.buf, n);
+      r =
+        fn === 'eval'
+          ? this.ex.celwasm_eval(this.buf, n)
+          : fn === 'compile'
+            ? this.ex.celwasm_compile(this.buf, n)
+            : this.ex.celwasm_eval_batch!(this.buf, n);
     } catch (e) {
       throw this.trapError(fn, e);
     }

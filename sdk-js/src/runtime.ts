@@ -6,7 +6,10 @@
  */
 
 import { Core, type CostEstimate, utf8 } from './core.js';
-import { encodeActivation, envSpec, evalRest, variableTypes, type Activation, type EnvOptions, type EnvSpec, type EvalOptions } from './env.js';
+import {
+  batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
+  type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
+} from './env.js';
 import { CelError } from './errors.js';
 import type { InstanceOptions } from './instance.js';
 import { compileModule, type WasmSource } from './platform.js';
@@ -73,6 +76,14 @@ export class Result implements EvalResult {
   }
 }
 
+/**
+ * One item's outcome in {@link Program.evalBatch}: its {@link EvalResult}, or the typed error its
+ * evaluation ended with (`EvalError` for `eval_error`/`cost_limit_exceeded`, with `cost`;
+ * `CelError` `invalid_activation` for an item that is not a JSON object or not a valid
+ * CloudEvent). Tell them apart with `instanceof CelError`.
+ */
+export type BatchResult = EvalResult | CelError;
+
 /** The compile request JSON for an expression in an environment. */
 export function compileRequest(expression: string, specJson: string): string {
   return '{"expression":' + JSON.stringify(expression) + ',"env":' + specJson + '}';
@@ -126,6 +137,16 @@ export class Runtime {
   /** Shorthand for `runtime.env(options).compile(expression)`. */
   compile(expression: string, options: EnvOptions = {}): Program {
     return this.env(options).compile(expression);
+  }
+
+  /** Shorthand for `runtime.env(options).compileFilter(filter)`. */
+  compileFilter(filter: CloudEventFilter | string, options: EnvOptions = {}): Program {
+    return this.env(options).compileFilter(filter);
+  }
+
+  /** Shorthand for `runtime.env(options).compileWhen(expressions)`. */
+  compileWhen(expressions: readonly string[] | string, options: EnvOptions = {}): Program {
+    return this.env(options).compileWhen(expressions);
   }
 
   /** Module, cel-go and Kubernetes versions, supported compatibility versions and extensions. */
@@ -202,6 +223,48 @@ export class Env {
     const { pid, info } = this.runtime.core.compile(req);
     return new Program(this, pid, expression, info.outputType, info.costEstimate);
   }
+
+  /**
+   * Compiles a CloudEvents trigger filter (docs/abi.md, `cloudEventFilter`): Knative's `expression`,
+   * `attributes` and `sourceAndType`, the CloudEvents Subscriptions API's `exact`, `prefix`,
+   * `suffix`, `all`, `any` and `not` — or `{filter: F}`, or a whole Trigger (`spec.filter`, or
+   * `spec.filters`, AND-ed). The module turns it into one CEL expression over `ce` (the attributes,
+   * `map(string, dyn)`) and `data` (`dyn`), both declared automatically, and compiles that:
+   * `program.expression` is that CEL. Evaluate with {@link Program.evalEvent} or
+   * `evalBatch(events, 'cloudEvents')`.
+   *
+   * Without `base`, `compatibilityVersion`, `envType` or `extensions`, the environment is cel-go's
+   * with the `strings` extension, as Knative evaluates filters.
+   *
+   * @param filter the filter as an object of plain data, or its JSON text.
+   * @throws {CompileError} `compile_error`: the filter does not transform (two top-level forms, an
+   *   unknown dialect, both `spec.filter` and `spec.filters`, ...) — the message names the problem —
+   *   or the CEL it became does not compile (`issues` with caret snippets).
+   * @throws {CelError} `invalid_argument` (not plain data / not JSON text), `invalid_env`, `trap`.
+   */
+  compileFilter(filter: CloudEventFilter | string): Program {
+    const { pid, info } = this.runtime.core.compile(filterRequest(filter, this.specJson));
+    return new Program(this, pid, info.expression ?? '', info.outputType, info.costEstimate);
+  }
+
+  /**
+   * Compiles Tekton `when` expressions (TEP-0145), AND-ed. `$(params.x)`, `$(params['x'])`,
+   * `$(tasks.T.results.R)`, `$(tasks.T.status)`, `$(tasks.status)` and `$(context.…)` become
+   * accesses of the variables `params`, `tasks` and `context` (`map(string, dyn)`, declared
+   * automatically) — never text substitution, so a parameter value holding CEL stays a string.
+   * Inside a string literal a reference is concatenated as `string(...)`. `program.expression` is
+   * the CEL the list became. Evaluate with an activation `{params, tasks, context}`; task results
+   * that are integer or decimal literals read as numbers, params and context stay strings.
+   *
+   * @param expressions one expression or a list (AND-ed).
+   * @throws {CompileError} `compile_error` (an unknown reference such as `$(workspaces.…)`, a
+   *   syntax error; the message names the CEL the list became).
+   * @throws {CelError} `invalid_argument`, `invalid_env`, `trap`.
+   */
+  compileWhen(expressions: readonly string[] | string): Program {
+    const { pid, info } = this.runtime.core.compile(whenRequest(expressions, this.specJson));
+    return new Program(this, pid, info.expression ?? '', info.outputType, info.costEstimate);
+  }
 }
 
 /**
@@ -215,7 +278,7 @@ export class Program {
   constructor(
     readonly env: Env,
     /** @internal */ readonly pid: number,
-    /** The source text. */
+    /** The CEL source: as given to `compile`, or what a trigger filter or when list became. */
     readonly expression: string,
     /** The checked output type as a CEL type name (`bool`, `list(string)`); `dyn` when type
      * checking is off. */
@@ -243,6 +306,53 @@ export class Program {
     const rest = evalRest(encodeActivation(activation, this.env.types), options);
     const out = this.env.runtime.core.eval(this.pid, rest);
     return new Result(out.json, out.cost);
+  }
+
+  /**
+   * Evaluates the program against one CloudEvent, bound to `ce` (the attributes; `time` is a
+   * timestamp, every other attribute keeps its JSON type) and `data` (parsed JSON when the content
+   * type is JSON or absent, a string for other text, bytes for `data_base64`/`bodyBase64`). For
+   * trigger filters ({@link Env.compileFilter}) and any program over `ce` and `data`.
+   *
+   * @param event a structured-mode event (`{specversion, id, source, type, …, data}`), or an HTTP
+   *   binary-mode envelope `{headers: {'ce-specversion': …, 'content-type': …}, body: '<text>'}`
+   *   (or `bodyBase64`; header names are case-insensitive, values percent-decoded). A string is the
+   *   event's JSON text, sent untouched.
+   * @throws {EvalError} `eval_error` (e.g. no such key: an attribute the event lacks) or
+   *   `cost_limit_exceeded`, with `cost`.
+   * @throws {CelError} `invalid_activation` (not a CloudEvent: no `specversion`, a body that claims
+   *   JSON but is not), `bad_request` (event text that is not JSON), `invalid_argument`, `closed`,
+   *   `trap`.
+   */
+  evalEvent(event: CloudEvent | string, options?: EvalOptions): EvalResult {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const out = this.env.runtime.core.eval(this.pid, eventRest(event, options));
+    return new Result(out.json, out.cost);
+  }
+
+  /**
+   * Evaluates the program over many items in one module call (`celwasm_eval_batch`), so the
+   * boundary crossing is paid once per batch. Returns one {@link BatchResult} per item, in order:
+   * an item's failure (`eval_error`, `cost_limit_exceeded`, `invalid_activation`, …) is its
+   * result, not an exception.
+   *
+   * Items are sent as the Go host sends them: objects as JSON; text containing a line break is
+   * compacted (text that is not JSON becomes the string `"<invalid JSON item>"`, an
+   * `invalid_activation` for that item); blank text becomes `null` (also an item error, never a
+   * dropped item).
+   *
+   * @param items activations (objects of variable name → plain JSON data, or their JSON text) or
+   *   CloudEvents (as for {@link Program.evalEvent}), per `kind`. Typed values (`bigint`, `Date`,
+   *   `Uint8Array`, …) cannot travel in a batch; use {@link Program.eval} for those.
+   * @param kind `'activations'` or `'cloudEvents'`.
+   * @param options `costLimit` (cost units) applies to each item.
+   * @throws {CelError} for the call as a whole: `bad_request` (a malformed batch header),
+   *   `unknown_program`, `invalid_argument` (an item that is not plain data), `closed`, `trap`.
+   */
+  evalBatch(items: readonly (Activation | CloudEvent | string)[], kind: BatchItems, options?: EvalOptions): BatchResult[] {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const rest = batchRest(items, kind, options);
+    return this.env.runtime.core.evalBatch(this.pid, rest, items.length).map((o) => (o instanceof CelError ? o : new Result(o.json, o.cost)));
   }
 
   /** Evaluates and returns the raw eval response text (`{"value":…,"cost":N}` or an error

@@ -7,11 +7,14 @@
  * @module
  */
 
-import type { CostEstimate } from './core.js';
-import { encodeActivation, envSpec, evalRest, variableTypes, type Activation, type EnvOptions, type EnvSpec, type EvalOptions } from './env.js';
+import { parseBatchResponse, type CostEstimate } from './core.js';
+import {
+  batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
+  type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
+} from './env.js';
 import { CelError, deserializeError, type SerializedError } from './errors.js';
 import { compileModule, getPlatform, type WasmSource, type WorkerPort } from './platform.js';
-import { compileRequest, Result, type EvalResult, type VersionInfo } from './runtime.js';
+import { compileRequest, Result, type BatchResult, type EvalResult, type VersionInfo } from './runtime.js';
 import type { Reply, Request } from './worker-server.js';
 import type { TypeHint } from './values.js';
 
@@ -262,6 +265,16 @@ export class WorkerRuntime {
     return this.env(options).compile(expression, call);
   }
 
+  /** Shorthand for `runtime.env(options).compileFilter(filter)`. */
+  compileFilter(filter: CloudEventFilter | string, options: EnvOptions = {}, call?: CallOptions): Promise<WorkerProgram> {
+    return this.env(options).compileFilter(filter, call);
+  }
+
+  /** Shorthand for `runtime.env(options).compileWhen(expressions)`. */
+  compileWhen(expressions: readonly string[] | string, options: EnvOptions = {}, call?: CallOptions): Promise<WorkerProgram> {
+    return this.env(options).compileWhen(expressions, call);
+  }
+
   /** Module, cel-go and Kubernetes versions (see `Runtime.version`). */
   async version(): Promise<VersionInfo> {
     if (!this.versionCache) {
@@ -312,15 +325,38 @@ export class WorkerEnv {
    */
   async compile(expression: string, options?: CallOptions): Promise<WorkerProgram> {
     if (typeof expression !== 'string') throw new CelError('invalid_argument', 'expression must be a string');
+    return this.compileRequest(compileRequest(expression, this.specJson), expression, options);
+  }
+
+  /**
+   * Compiles a CloudEvents trigger filter in the Worker (see `Env.compileFilter`);
+   * `program.expression` is the CEL it became.
+   * @throws {CompileError} `compile_error`. {@link CelError} `invalid_argument`, `invalid_env`,
+   * `deadline_exceeded`, `canceled`, `trap`, `closed`.
+   */
+  async compileFilter(filter: CloudEventFilter | string, options?: CallOptions): Promise<WorkerProgram> {
+    return this.compileRequest(filterRequest(filter, this.specJson), undefined, options);
+  }
+
+  /**
+   * Compiles Tekton when expressions (AND-ed) in the Worker (see `Env.compileWhen`);
+   * `program.expression` is the CEL they became.
+   * @throws {CompileError} `compile_error`. {@link CelError} `invalid_argument`, `invalid_env`,
+   * `deadline_exceeded`, `canceled`, `trap`, `closed`.
+   */
+  async compileWhen(expressions: readonly string[] | string, options?: CallOptions): Promise<WorkerProgram> {
+    return this.compileRequest(whenRequest(expressions, this.specJson), undefined, options);
+  }
+
+  private async compileRequest(req: string, expression: string | undefined, options?: CallOptions): Promise<WorkerProgram> {
     const rt = this.runtime;
-    const req = compileRequest(expression, this.specJson);
     const pid = rt.pid();
-    const res = await rt.call<{ outputType: string; costEstimate?: CostEstimate }>(
+    const res = await rt.call<{ outputType: string; costEstimate?: CostEstimate; expression?: string }>(
       { t: 'compile', id: rt.id(), pid, req },
       options,
       () => rt.compiledIn.set(pid, rt.currentEpoch()),
     );
-    return new WorkerProgram(this, pid, req, expression, res.outputType, res.costEstimate);
+    return new WorkerProgram(this, pid, req, expression ?? res.expression ?? '', res.outputType, res.costEstimate);
   }
 }
 
@@ -339,6 +375,7 @@ export class WorkerProgram {
     readonly env: WorkerEnv,
     /** @internal */ readonly pid: number,
     /** @internal */ readonly request: string,
+    /** The CEL source: as given to `compile`, or what a trigger filter or when list became. */
     readonly expression: string,
     readonly outputType: string,
     readonly costEstimate: CostEstimate | undefined,
@@ -352,10 +389,43 @@ export class WorkerProgram {
    */
   async eval(activation?: Activation | string, options?: EvalOptions & CallOptions): Promise<EvalResult> {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rt = this.env.runtime;
     const rest = evalRest(encodeActivation(activation, this.env.types), options);
-    const msg: Request & { t: 'eval'; id: number } = { t: 'eval', id: rt.id(), pid: this.pid, rest };
-    const out = await rt.call<{ json: string; cost: number }>(msg, options, () => {
+    const out = await this.send<{ json: string; cost: number }>('eval', rest, options);
+    return new Result(out.json, out.cost);
+  }
+
+  /**
+   * Evaluates the program against one CloudEvent in the Worker (see `Program.evalEvent` for the
+   * event forms and errors).
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
+   */
+  async evalEvent(event: CloudEvent | string, options?: EvalOptions & CallOptions): Promise<EvalResult> {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const out = await this.send<{ json: string; cost: number }>('eval', eventRest(event, options), options);
+    return new Result(out.json, out.cost);
+  }
+
+  /**
+   * Evaluates the program over many items in one call into the module, in the Worker (see
+   * `Program.evalBatch`): one {@link BatchResult} per item.
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal) for the
+   * whole batch.
+   */
+  async evalBatch(
+    items: readonly (Activation | CloudEvent | string)[],
+    kind: BatchItems,
+    options?: EvalOptions & CallOptions,
+  ): Promise<BatchResult[]> {
+    if (this.freed) throw new CelError('closed', 'program was freed');
+    const rest = batchRest(items, kind, options);
+    const bytes = await this.send<Uint8Array>('batch', rest, options);
+    return parseBatchResponse(bytes, items.length).map((o) => (o instanceof CelError ? o : new Result(o.json, o.cost)));
+  }
+
+  private send<T>(t: 'eval' | 'batch', rest: string[], options?: CallOptions): Promise<T> {
+    const rt = this.env.runtime;
+    const msg: Request & { t: 'eval' | 'batch'; id: number } = { t, id: rt.id(), pid: this.pid, rest };
+    return rt.call<T>(msg, options, () => {
       // Attach the compile request when the Worker that runs the call has not seen the program.
       if (rt.compiledIn.get(this.pid) !== rt.currentEpoch()) {
         msg.compile = this.request;
@@ -364,7 +434,6 @@ export class WorkerProgram {
         delete msg.compile;
       }
     });
-    return new Result(out.json, out.cost);
   }
 
   /** Frees the program in the Worker. */

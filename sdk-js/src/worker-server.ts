@@ -11,6 +11,7 @@ export type Request =
   | { t: 'init'; module: WebAssembly.Module }
   | { t: 'compile'; id: number; pid: number; req: string }
   | { t: 'eval'; id: number; pid: number; compile?: string; rest: string[] }
+  | { t: 'batch'; id: number; pid: number; compile?: string; rest: string[] }
   | { t: 'free'; pid: number }
   | { t: 'version'; id: number }
   | { t: 'memory'; id: number };
@@ -50,12 +51,19 @@ export function serve(port: ServerPort): void {
       switch (m.t) {
         case 'compile': {
           const { info } = core.compile(m.req, m.pid);
-          result = { outputType: info.outputType, costEstimate: info.costEstimate };
+          result = { outputType: info.outputType, costEstimate: info.costEstimate, expression: info.expression };
           break;
         }
         case 'eval': {
           if (m.compile !== undefined && !core.has(m.pid)) core.compile(m.compile, m.pid);
           result = core.eval(m.pid, m.rest);
+          break;
+        }
+        case 'batch': {
+          // The response bytes, parsed on the page (parseBatchResponse) so that item errors are
+          // built there as the same typed errors.
+          if (m.compile !== undefined && !core.has(m.pid)) core.compile(m.compile, m.pid);
+          result = core.evalRaw(m.pid, m.rest, 'eval_batch').slice();
           break;
         }
         case 'version':

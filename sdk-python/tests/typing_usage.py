@@ -27,5 +27,12 @@ def check(rt: celwasm.Runtime) -> bool:
     except celwasm.CelError as e:
         code: str = e.code
         _ = code
-    _ = (body, cost, est, ns, v)
+    flt: celwasm.Program = env.compile_filter({"exact": {"type": "a"}}, timeout=1.0)
+    when: celwasm.Program = env.compile_when(["$(params.x) == 'y'"])
+    cel: str = flt.expression + when.expression
+    one: celwasm.Result = flt.eval_event(b'{"specversion":"1.0"}', cost_limit=10)
+    results: list[celwasm.Result | celwasm.CelError] = flt.eval_batch([{"specversion": "1.0"}, "{}"], celwasm.CLOUD_EVENTS, timeout=2.0)
+    matched = sum(1 for r in results if isinstance(r, celwasm.Result) and r.value is True)
+    acts = when.eval_batch(["{}"], celwasm.ACTIVATIONS)
+    _ = (body, cost, est, ns, v, cel, one, matched, acts)
     return bool(res.value)

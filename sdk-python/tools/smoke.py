@@ -40,10 +40,23 @@ cli = subprocess.run(
     [sys.executable, "-m", "celwasm", "eval", "-e", "self.spec.replicas", "-i", str(testdata / "k8s" / "deployment.yaml")],
     capture_output=True, check=True,
 )
+# A trigger filter over the events fixture, through the API and the CLI.
+import yaml  # noqa: E402  (a dependency of the package)
+
+events = (testdata / "cloudevents" / "events.ndjson").read_text().splitlines()
+filter_file = testdata / "filters" / "07-prefix-startswith.yaml"
+flt = celwasm.Env().compile_filter(yaml.safe_load(filter_file.read_text()))
+matched = sum(1 for r in flt.eval_batch(events, celwasm.CLOUD_EVENTS) if isinstance(r, celwasm.Result) and r.value is True)
+filtered = subprocess.run(
+    [sys.executable, "-m", "celwasm", "filter", "--filter", str(filter_file), "-i", str(testdata / "cloudevents" / "events.ndjson")],
+    capture_output=True, check=True,
+)
+assert matched == len(filtered.stdout.splitlines()) > 0, (matched, filtered.stdout)
 rt = celwasm.default_runtime()
 print(
     "smoke: celwasm %s from %s; (a)-(d) true; import to first result %.2fs (module %s in %.2fs); "
-    "python -m celwasm eval -> %s"
+    "python -m celwasm eval -> %s; filter: %d of %d events"
     % (celwasm.__version__, Path(celwasm.__file__).parent, first,
-       "from cache" if rt.module.from_cache else "compiled", rt.module.load_seconds, cli.stdout.decode().strip())
+       "from cache" if rt.module.from_cache else "compiled", rt.module.load_seconds, cli.stdout.decode().strip(),
+       matched, len(events))
 )

@@ -1,15 +1,26 @@
 // Examples from the project's seeds, over the real documents in conformance/testdata:
-// KEP-2876's CRD validation rule table, the Knative advanced-filtering proposal, and Tekton's
-// TEP-0145 CEL `when` expressions. Each example is a complete playground state.
+// KEP-2876's CRD validation rule table, the Knative advanced-filtering proposal (as CEL over `ce`,
+// and as trigger filters the module turns into CEL), and Tekton's TEP-0145 CEL `when` expressions
+// (as CEL, and as written with $(…) references). Each example is a complete playground state.
 import webapp from '../../../conformance/testdata/k8s/webapp.yaml?raw';
 import deployment from '../../../conformance/testdata/k8s/deployment.yaml?raw';
 import service from '../../../conformance/testdata/k8s/service.yaml?raw';
 import pullRequest from '../../../conformance/testdata/cloudevents/github-pull-request.json?raw';
 import issue from '../../../conformance/testdata/cloudevents/github-issue.json?raw';
 import observation from '../../../conformance/testdata/cloudevents/observation.json?raw';
+import binaryPing from '../../../conformance/testdata/cloudevents/binary-ping.json?raw';
+import dialects from '../../../conformance/testdata/filters/20-subscriptions-dialects.yaml?raw';
+import dotted from '../../../conformance/testdata/filters/14-dotted-extension-attributes.yaml?raw';
+import complex from '../../../conformance/testdata/filters/11-complex-boolean.yaml?raw';
+import pipelineRun from '../../../conformance/testdata/tekton/pipelinerun-context.json?raw';
 
 const crd = (title, expr) => ({ group: 'CRD validation rules (KEP-2876)', title, expr, doc: webapp, bind: 'self', at: 'spec', base: 'kubernetes' });
 const knative = (title, expr, doc = pullRequest) => ({ group: 'Knative trigger filters', title, expr, doc, bind: 'ce', at: '', base: 'kubernetes' });
+
+// Trigger filters as written (the module derives the CEL), over one CloudEvent.
+const trigger = (title, expr, doc = pullRequest) => ({ group: 'Knative trigger filters', title, expr, doc, bind: '', at: '', base: 'cel', mode: 'filter' });
+// Tekton when expressions as written, $(…) references and all, over a PipelineRun's context.
+const when = (title, exprs) => ({ group: 'Tekton when expressions (TEP-0145)', title, expr: exprs.join('\n'), doc: pipelineRun, bind: '', at: '', base: 'cel', mode: 'when' });
 
 const tektonDoc = `# What Tekton substitutes into a when expression: $(params.x), $(tasks.t.results.r)
 params:
@@ -51,6 +62,12 @@ export const examples = [
   knative('Nested extension', 'ce.github.repository == "eventing"'),
   knative('Data field inequality', 'ce.type == "dev.knative.observation" && ce.data.latency > 300.0', observation),
   knative('Label names of a pull request', 'ce.data.pull_request.labels.map(l, l.name)'),
+  trigger('Trigger: Subscriptions API dialects', dialects),
+  trigger('Trigger: dotted extension attribute', dotted, issue),
+  trigger('Trigger: CEL expression filter', complex),
+  trigger('Trigger: binary-mode event', 'attributes:\n  type: dev.knative.sources.ping\n  source: /apis/v1/namespaces/shop/pingsources/nightly\n', binaryPing),
+  when('When list: file, coverage, task status', ["$(params.path) == 'README.md'", '$(tasks.unit-test.results.test-coverage) >= 0.9', "$(tasks.check-file.status) == 'Succeeded'"]),
+  when('When: an injection attempt stays a string', ["'$(params.injection)' == 'x'"]),
   tekton('File is README.md', "params.path == 'README.md'"),
   tekton('ANY of the params', "params.param1 != '' || params.param2 == '8.5' || params.param2 == '8.6'"),
   tekton('Coverage threshold', "tasks['unit-test'].results['test-coverage'] >= 0.9"),

@@ -6,6 +6,7 @@ import { examples } from './examples.js';
 
 const $ = (id) => document.getElementById(id);
 const el = {
+  mode: $('mode'), exprLabel: $('expr-label'), docLabel: $('doc-label'), cel: $('result-cel'),
   expr: $('expr'), backdrop: $('expr-backdrop'), decls: $('decls'), base: $('base'), compat: $('compat'),
   envType: $('envType'), exts: $('exts'), doc: $('doc'), docFormat: $('doc-format'), bind: $('bind'), at: $('at'),
   costLimit: $('costLimit'), examples: $('examples'), share: $('share'), version: $('version'), status: $('status'),
@@ -20,13 +21,34 @@ const EVAL_TIMEOUT_MS = 5000;
 // ------------------------------------------------------------------------------------------
 // State ↔ controls ↔ URL
 
+/**
+ * Modes: a CEL expression over the input; a Knative trigger filter (the module turns it into
+ * CEL over `ce` and `data`) over a CloudEvent; Tekton when expressions (turned into CEL over
+ * `params`, `tasks`, `context`) over a pipeline context. Filters and when lists get the
+ * module's own environment, so the environment controls apply to CEL mode only.
+ */
+const MODES = {
+  cel: { expr: 'Expression', doc: 'Input document' },
+  filter: { expr: 'Trigger filter (YAML or JSON: a Trigger, or one filter)', doc: 'CloudEvent (structured, or a binary-mode {headers, body})' },
+  when: { expr: 'When expressions (one per line, AND-ed)', doc: 'Pipeline context ({params, tasks, context})' },
+};
+const CEL_ONLY = () => [el.decls, el.base, el.compat, el.envType, el.bind, el.at, ...el.exts.querySelectorAll('input')];
+
+function syncMode() {
+  const mode = MODES[el.mode.value] ? el.mode.value : 'cel';
+  el.exprLabel.textContent = MODES[mode].expr;
+  el.docLabel.textContent = MODES[mode].doc;
+  for (const c of CEL_ONLY()) c.disabled = mode !== 'cel';
+}
+
 function defaultState() {
   const ex = examples[0];
-  return { expr: ex.expr, decls: '', base: ex.base, compat: '', envType: 'NewExpressions', exts: [], doc: ex.doc, bind: ex.bind, at: ex.at, costLimit: '' };
+  return { mode: 'cel', expr: ex.expr, decls: '', base: ex.base, compat: '', envType: 'NewExpressions', exts: [], doc: ex.doc, bind: ex.bind, at: ex.at, costLimit: '' };
 }
 
 function readControls() {
   return {
+    mode: el.mode.value,
     expr: el.expr.value,
     decls: el.decls.value,
     base: el.base.value,
@@ -41,6 +63,8 @@ function readControls() {
 }
 
 function writeControls(s) {
+  el.mode.value = MODES[s.mode] ? s.mode : 'cel';
+  syncMode();
   el.expr.value = s.expr ?? '';
   el.decls.value = s.decls ?? '';
   el.base.value = s.base === 'cel' ? 'cel' : 'kubernetes';
@@ -126,6 +150,12 @@ function readDocument(text) {
     }
   }
   return { format: 'YAML', value: parseYaml(text, { intAsBigInt: true }) };
+}
+
+/** The document as plain JSON for filters and when lists: JSON text as written, YAML as data. */
+function plainDocument(doc, text) {
+  if (doc.value === undefined) throw new Error('the input document is empty');
+  return doc.json ?? parseYaml(text);
 }
 
 function buildActivation(doc, bind, path) {
@@ -240,6 +270,8 @@ function showResult(prg, res, ms) {
   }
   el.value.textContent = text;
   el.value.className = 'value' + (res.json === 'true' ? ' true' : res.json === 'false' ? ' false' : '');
+  for (const d of el.result.querySelectorAll('.derived')) d.hidden = el.mode.value === 'cel';
+  el.cel.textContent = prg.expression;
   el.type.textContent = prg.outputType;
   el.costEstimate.textContent = fmtEstimate(prg.costEstimate);
   el.costActual.textContent = String(res.cost);
@@ -271,6 +303,7 @@ async function runOnce(my) {
   const s = readControls();
   document.body.dataset.state = 'running';
   syncBackdrop([]);
+  if (s.mode === 'filter' || s.mode === 'when') return runDerived(my, s);
   const { vars, problems } = parseDecls(s.decls);
   let doc;
   let act;
@@ -312,21 +345,81 @@ async function runOnce(my) {
     showStatus('');
   } catch (e) {
     if (my !== seq) return;
-    showStatus('');
-    if (e instanceof CompileError) {
-      current = { key: '', prg: null };
-      syncBackdrop(e.issues);
-      showErrors(
-        `Compile error${e.issues.length > 1 ? 's' : ''}`,
-        e.issues.map((is) => ({ where: `${is.line}:${is.column}`, message: is.message, snippet: is.snippet, issue: is })),
-      );
-    } else if (e instanceof CelError) {
-      const title = { eval_error: 'Evaluation error', cost_limit_exceeded: 'Cost limit exceeded', invalid_env: 'Invalid environment', deadline_exceeded: 'Timed out', invalid_activation: 'Invalid input', invalid_argument: 'Invalid input' }[e.code] ?? 'Error';
-      if (e.code !== 'eval_error' && e.code !== 'cost_limit_exceeded') current = { key: '', prg: null };
-      showErrors(title, [{ where: e.code, message: e.message + (e.cost !== undefined ? ` (cost spent: ${e.cost})` : '') }]);
+    showFailure(e, true);
+  }
+}
+
+/** A trigger filter over a CloudEvent, or when expressions over a pipeline context. */
+async function runDerived(my, s) {
+  let source;
+  let input;
+  try {
+    if (s.mode === 'filter') {
+      const f = readDocument(s.expr);
+      if (f.value === undefined) return showErrors('Trigger filter', [{ message: 'write a filter, e.g. attributes: {type: com.github.pull.create}' }]);
+      source = f.json ?? parseYaml(s.expr);
     } else {
-      showErrors('Error', [{ message: String(e?.message ?? e) }]);
+      source = s.expr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
     }
+  } catch (e) {
+    return showErrors('Trigger filter', [{ message: e.message }]);
+  }
+  try {
+    const doc = readDocument(s.doc);
+    el.docFormat.textContent = doc.format === 'empty' ? '(JSON or YAML)' : `(${doc.format})`;
+    input = plainDocument(doc, s.doc);
+  } catch (e) {
+    return showErrors('Input document', [{ message: e.message }]);
+  }
+  const key = JSON.stringify([s.mode, source]);
+  try {
+    showStatus('Compiling…');
+    if (current.key !== key) {
+      current.prg?.free();
+      current = { key, prg: null };
+      const env = rt.env();
+      const prg = s.mode === 'filter' ? await env.compileFilter(source, { timeoutMs: EVAL_TIMEOUT_MS }) : await env.compileWhen(source, { timeoutMs: EVAL_TIMEOUT_MS });
+      if (my !== seq) return prg.free();
+      current.prg = prg;
+    }
+    const prg = current.prg;
+    showStatus('Evaluating…');
+    if (s.costLimit && !/^\d+$/.test(s.costLimit)) return showErrors('Cost limit', [{ message: 'the cost limit is a whole number of cost units' }]);
+    const opts = { costLimit: s.costLimit ? BigInt(s.costLimit) : undefined, timeoutMs: EVAL_TIMEOUT_MS };
+    const t0 = performance.now();
+    const res = s.mode === 'filter' ? await prg.evalEvent(input, opts) : await prg.eval(input, opts);
+    if (my !== seq) return;
+    showResult(prg, res, performance.now() - t0);
+    showStatus('');
+  } catch (e) {
+    if (my !== seq) return;
+    // Issues point into the CEL the module derived, not into the editor: no marks.
+    showFailure(e, false);
+  }
+}
+
+/** Shows a failed run; `markIssues`: compile issues point into the editor's text. */
+function showFailure(e, markIssues) {
+  showStatus('');
+  if (e instanceof CompileError && !markIssues) {
+    current = { key: '', prg: null };
+    showErrors(
+      'Compile error',
+      e.issues.length ? e.issues.map((is) => ({ where: 'CEL', message: is.message, snippet: is.snippet })) : [{ message: e.message }],
+    );
+  } else if (e instanceof CompileError) {
+    current = { key: '', prg: null };
+    syncBackdrop(e.issues);
+    showErrors(
+      `Compile error${e.issues.length > 1 ? 's' : ''}`,
+      e.issues.map((is) => ({ where: `${is.line}:${is.column}`, message: is.message, snippet: is.snippet, issue: is })),
+    );
+  } else if (e instanceof CelError) {
+    const title = { eval_error: 'Evaluation error', cost_limit_exceeded: 'Cost limit exceeded', invalid_env: 'Invalid environment', deadline_exceeded: 'Timed out', invalid_activation: 'Invalid input', invalid_argument: 'Invalid input' }[e.code] ?? 'Error';
+    if (e.code !== 'eval_error' && e.code !== 'cost_limit_exceeded') current = { key: '', prg: null };
+    showErrors(title, [{ where: e.code, message: e.message + (e.cost !== undefined ? ` (cost spent: ${e.cost})` : '') }]);
+  } else {
+    showErrors('Error', [{ message: String(e?.message ?? e) }]);
   }
 }
 
@@ -378,12 +471,16 @@ async function start() {
   writeControls((await decodeState(location.hash)) ?? defaultState());
   for (const c of [el.expr, el.decls, el.doc, el.bind, el.at, el.costLimit]) c.addEventListener('input', changed);
   for (const c of [el.base, el.compat, el.envType]) c.addEventListener('change', changed);
+  el.mode.addEventListener('change', () => {
+    syncMode();
+    changed();
+  });
   el.exts.addEventListener('change', changed);
   el.expr.addEventListener('scroll', () => (el.backdrop.scrollTop = el.expr.scrollTop));
   el.examples.addEventListener('change', () => {
     const ex = examples[Number(el.examples.value)];
     if (!ex) return;
-    writeControls({ ...defaultState(), expr: ex.expr, doc: ex.doc, bind: ex.bind, at: ex.at, base: ex.base });
+    writeControls({ ...defaultState(), mode: ex.mode ?? 'cel', expr: ex.expr, doc: ex.doc, bind: ex.bind, at: ex.at, base: ex.base });
     el.examples.value = '';
     changed();
   });

@@ -124,6 +124,41 @@ test('examples from the seeds load from the menu; the state is shareable in the 
   await other.close();
 });
 
+const pick = async (title) => {
+  await page.selectOption('#examples', await page.$eval('#examples', (s, t) => [...s.options].find((o) => o.text === t).value, title));
+  await settle();
+};
+
+test('trigger filter and when modes: the module derives the CEL, shown next to the result', async () => {
+  await pick('Trigger: Subscriptions API dialects');
+  assert.equal(await page.inputValue('#mode'), 'filter');
+  assert.equal(await page.isDisabled('#bind'), true);
+  assert.equal(await page.textContent('#result-value'), 'true');
+  assert.equal(await page.isVisible('#result-cel'), true);
+  assert.match(await page.textContent('#result-cel'), /ce\.type\.startsWith\("com\.github\."\)/);
+  await page.screenshot({ path: join(shots, 'filter.png'), fullPage: true });
+  await pick('Trigger: binary-mode event');
+  assert.equal(await page.textContent('#result-value'), 'true');
+  // A filter that does not transform: the module's message; one whose CEL does not compile: snippets.
+  await setExpression('regex: {type: a}');
+  assert.match(await page.textContent('#error-title'), /Compile error/);
+  assert.match(await page.textContent('#error-list'), /exactly one top-level filter|regex/);
+  await setExpression('expression: ce.type ==');
+  assert.match(await page.textContent('#error-list pre'), /\^/);
+  await pick('When list: file, coverage, task status');
+  assert.equal(await page.inputValue('#mode'), 'when');
+  assert.equal(await page.textContent('#result-value'), 'true');
+  assert.match(await page.textContent('#result-cel'), /params\.path == 'README\.md'/);
+  await pick('When: an injection attempt stays a string');
+  assert.equal(await page.textContent('#result-value'), 'false');
+  assert.equal(await page.textContent('#result-cel'), "string(params.injection) == 'x'");
+  await page.screenshot({ path: join(shots, 'when.png'), fullPage: true });
+  // Back to CEL mode: the CEL row is hidden again.
+  await page.selectOption('#mode', 'cel');
+  await settle();
+  assert.equal(await page.isDisabled('#bind'), false);
+});
+
 test('the compatibility version changes what compiles', async () => {
   await page.selectOption('#examples', await page.$eval('#examples', (s) => [...s.options].find((o) => o.text === 'Replicas ordered').value));
   await settle();

@@ -76,3 +76,52 @@ test('freed programs and a closed runtime fail with closed', async () => {
   await assert.rejects(q.eval(), (e) => e.code === 'closed');
   await assert.rejects(own.compile('3'), (e) => e.code === 'closed');
 });
+
+test('trigger filters, when expressions, CloudEvents and batches in a worker: the main thread\'s results', async () => {
+  const { Runtime } = await import('../../dist/node.js');
+  const { readFileSync } = await import('node:fs');
+  const events = readFileSync(new URL('../../../conformance/testdata/cloudevents/events.ndjson', import.meta.url), 'utf8').trim().split('\n');
+  const main = await Runtime.load({ wasm: rt.module });
+  const shape = (r) => (r instanceof CelError ? [r.constructor.name, r.code, r.message, r.cost] : [r.json, r.cost]);
+  try {
+    const filter = { spec: { filters: [{ prefix: { type: 'com.github.' } }, { not: { exact: { type: 'com.github.push' } } }] } };
+    const wp = await rt.compileFilter(filter);
+    const mp = main.compileFilter(filter);
+    assert.equal(wp.expression, mp.expression);
+    assert.equal(wp.outputType, 'bool');
+    assert.deepEqual(wp.costEstimate, mp.costEstimate);
+    const items = [...events, '{bad\n', '', '{"specversion":"1.0"}'];
+    const wb = await wp.evalBatch(items, 'cloudEvents');
+    assert.deepEqual(wb.map(shape), mp.evalBatch(items, 'cloudEvents').map(shape));
+    assert.ok(wb.some((r) => r instanceof CelError) && wb.some((r) => r.value === true));
+    assert.deepEqual(shape(await wp.evalEvent(events[0])), shape(mp.evalEvent(events[0])));
+    await assert.rejects(wp.evalEvent('{"no":"specversion"}'), (e) => e instanceof CelError && e.code === 'invalid_activation');
+    await assert.rejects(rt.compileFilter({ regex: { type: 'a' } }), (e) => e instanceof CompileError);
+
+    const when = ["$(params.path) == 'README.md'", "'$(params.injection)' == 'x'"];
+    const ww = await rt.compileWhen(when);
+    assert.equal(ww.expression, main.compileWhen(when).expression);
+    const ctx = { params: { path: 'README.md', injection: "x' == 'x' || true || 'y" } };
+    assert.equal((await ww.eval(ctx)).value, false);
+    await assert.rejects(rt.compileWhen('$(params.path) =='), (e) => e instanceof CompileError);
+
+    const px = await rt.compile('1 / x', { base: 'cel', variables: { x: 'int' } });
+    const rs = await px.evalBatch([{ x: 1 }, { x: 0 }, '{"x":'], 'activations');
+    assert.equal(rs[0].value, 1n);
+    assert.ok(rs[1] instanceof EvalError && rs[1].code === 'eval_error' && typeof rs[1].cost === 'number');
+    assert.equal(rs[2].code, 'invalid_activation');
+    await assert.rejects(px.evalBatch(['{}'], 'rows'), (e) => e.code === 'bad_request');
+  } finally {
+    main.close();
+  }
+});
+
+test('a batch that passes its timeout fails as a whole; the worker is replaced and the program recompiled', async () => {
+  const slow = await rt.compile(SLOW);
+  const before = rt.replacements;
+  await assert.rejects(slow.evalBatch(['{}', '{}'], 'activations', { costLimit: 2n ** 64n - 1n, timeoutMs: 300 }), (e) => e.code === 'deadline_exceeded');
+  assert.equal(rt.replacements, before + 1);
+  const p = await rt.compileFilter({ exact: { type: 'a' } });
+  const r = await p.evalBatch([{ specversion: '1.0', id: '1', source: 's', type: 'a' }], 'cloudEvents');
+  assert.equal(r[0].value, true);
+});

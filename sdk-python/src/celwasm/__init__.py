@@ -16,7 +16,11 @@ The shapes follow the Go host (host/): a :class:`Runtime` loads the module
 and keeps a pool of instances; an :class:`Env` (declarations, Kubernetes
 compatibility version, extensions) compiles an expression into a
 :class:`Program`; :meth:`Program.eval` returns a :class:`Result` (canonical JSON
-+ cost), :meth:`Program.evaluate` the Python value. Behaviour (semantics,
++ cost), :meth:`Program.evaluate` the Python value. :meth:`Env.compile_filter`
+(CloudEvents trigger filters) and :meth:`Env.compile_when` (Tekton when
+expressions) compile programs whose CEL the module derives;
+:meth:`Program.eval_event` evaluates one CloudEvent and
+:meth:`Program.eval_batch` many activations or CloudEvents in one module call. Behaviour (semantics,
 errors, costs) comes from cel-spec as cel-go implements it and from
 kube-apiserver's CEL environment; this package only moves bytes.
 
@@ -66,6 +70,8 @@ from ._errors import (
 )
 from ._module import DEFAULT_MEMORY_LIMIT, Instance, Module, default_cache_dir
 from ._runtime import (
+    ACTIVATIONS,
+    CLOUD_EVENTS,
     DEFAULT_COST_LIMIT,
     CostEstimate,
     Env,
@@ -106,6 +112,8 @@ __all__ = [
     "default_cache_dir",
     "DEFAULT_COST_LIMIT",
     "DEFAULT_MEMORY_LIMIT",
+    "ACTIVATIONS",
+    "CLOUD_EVENTS",
     # values
     "UInt",
     "Timestamp",

@@ -3,9 +3,12 @@ bytes for the same arguments.
 
     python -m celwasm eval -e EXPR [--var NAME=TYPE]... [--k8s-version 1.34] [-i FILE|-]
     python -m celwasm check -e EXPR [--var NAME=TYPE]...
+    python -m celwasm filter --filter filter.yaml [-i events.ndjson|-] [--explain]
+    python -m celwasm when --context ctx.json -e EXPR [-e EXPR]...
     python -m celwasm version
 
-Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad usage.
+Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad usage
+(``when``: 0 true, 1 false, 2 an error).
 Flags are parsed as Go's ``flag`` package does (``-x``/``--x``, ``-x=v``,
 ``-x v``; parsing stops at the first non-flag argument).
 """
@@ -17,8 +20,8 @@ import sys
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
-from ._gocompat import InputError, go_parse_uint, object_keys, read_documents, select_path
-from ._runtime import DEFAULT_COST_LIMIT, Env, Runtime, shared_module
+from ._gocompat import InputError, go_parse_uint, object_keys, read_documents, read_events, select_path
+from ._runtime import CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 from ._text import format_text
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
@@ -26,6 +29,8 @@ USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssem
 Usage:
   python -m celwasm eval -e EXPR [flags] [-i FILE|-]   evaluate; prints the result as canonical JSON
   python -m celwasm check -e EXPR [flags]              type-check; prints the output type and cost estimate
+  python -m celwasm filter --filter F.yaml -i EVENTS   CloudEvents trigger filter: matching events to stdout
+  python -m celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
   python -m celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'python -m celwasm COMMAND -h' for a command's flags.
@@ -250,6 +255,10 @@ def run(
         return _cmd_check(rest, stdout, stderr)
     if cmd == "version":
         return _cmd_version(rest, stdout, stderr)
+    if cmd == "filter":
+        return _cmd_filter(rest, stdin, stdout, stderr)
+    if cmd == "when":
+        return _cmd_when(rest, stdout, stderr)
     if cmd in ("-h", "--help", "help"):
         stdout.write(USAGE.encode("utf-8"))
         return EXIT_OK
@@ -439,6 +448,217 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
                 if opt["cost"]:
                     stderr.write("cost: %d\n" % res.cost)
             return status
+
+
+# One module call of `filter` holds at most this many events, or bytes of them.
+_BATCH_SIZE = 1000
+_BATCH_BYTES = 4 << 20
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _open_error(e: OSError) -> str:
+    return "open %s: %s" % (e.filename, e.strerror or e)
+
+
+def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
+    """cmd/celwasm cmdFilter: compile each filter document, evaluate every event
+    (in batches), print the events that match (all filters AND-ed), a summary
+    per filter on stderr."""
+    fs = FlagSet("celwasm filter", stderr)
+    opt: Dict[str, Any] = {"filter": "", "i": "", "explain": False, "fail_open": False, "cost_limit": DEFAULT_COST_LIMIT, "engine": "wazero"}
+
+    def set_cost_limit(v: str) -> None:
+        try:
+            opt["cost_limit"] = go_parse_uint(v, 0, 64)
+        except ValueError:
+            raise ValueError("parse error") from None
+
+    fs.add("filter", lambda v: opt.__setitem__("filter", v), "trigger filter `FILE` (YAML or JSON; one filter per document): expression, attributes, sourceAndType, exact, prefix, suffix, all, any or not — or a Trigger")
+    fs.add("i", lambda v: opt.__setitem__("i", v), "CloudEvents `FILE` (NDJSON, a JSON array or one JSON event; - for stdin); structured mode, or binary-mode envelopes")
+    fs.add("explain", lambda v: opt.__setitem__("explain", _parse_bool(v)), "print the CEL each filter became", True)
+    fs.add("fail-open", lambda v: opt.__setitem__("fail_open", _parse_bool(v)), "deliver events whose evaluation fails (default: fail closed)", True)
+    fs.add("cost-limit", set_cost_limit, "per-event cost limit in cost units")
+    fs.add("engine", lambda v: opt.__setitem__("engine", v), "accepted for compatibility with the Go CLI (wazero or wasmtime); Python always runs wasmtime-py")
+    try:
+        fs.parse(args)
+    except (_Usage, _Help):
+        return EXIT_USAGE
+    if opt["filter"] == "" or fs.args:
+        stderr.write("celwasm filter: --filter FILE is required\n")
+        return EXIT_USAGE
+    try:
+        data = _read_file(opt["filter"])
+    except OSError as e:
+        stderr.write("celwasm filter: %s\n" % _open_error(e))
+        return EXIT_USAGE
+    try:
+        filters = read_documents(data)
+        problem = "<nil>"
+    except InputError as e:
+        filters, problem = [], str(e)
+    if not filters:
+        stderr.write("error: invalid filter file %s: %s\n" % (opt["filter"], problem))
+        return EXIT_ERROR
+    try:
+        rt = _new_runtime(opt["engine"])
+    except (ValueError, CelError) as e:
+        return _report(stderr, e)
+    with rt:
+        prgs: List[Program] = []
+        try:
+            for i, doc in enumerate(filters):
+                try:
+                    prg = Env(runtime=rt).compile_filter(doc)
+                except CelError as e:
+                    if len(filters) > 1:
+                        stderr.write("filter %d: " % (i + 1))
+                    return _report(stderr, e)
+                prgs.append(prg)
+                if opt["explain"]:
+                    line = ("filter %d: " % (i + 1) if len(filters) > 1 else "") + prg.expression + "\n"
+                    if opt["i"] == "":
+                        stdout.write(line.encode("utf-8"))
+                    else:
+                        stderr.write(line)
+            if opt["i"] == "":
+                if not opt["explain"]:
+                    stderr.write("celwasm filter: -i FILE is required (or --explain alone)\n")
+                    return EXIT_USAGE
+                return EXIT_OK
+            if opt["i"] == "-":
+                raw = stdin.read()
+            else:
+                try:
+                    raw = _read_file(opt["i"])
+                except OSError as e:
+                    stderr.write("celwasm filter: %s\n" % _open_error(e))
+                    return EXIT_USAGE
+            try:
+                events = read_events(raw)
+            except InputError as e:
+                stderr.write("error: reading events: %s\n" % e)
+                return EXIT_ERROR
+            return _filter_events(prgs, events, opt, stdout, stderr)
+        finally:
+            for prg in prgs:
+                prg.close()
+
+
+def _filter_events(prgs: List[Program], events: List[bytes], opt: Dict[str, Any], stdout: IO[bytes], stderr: IO[str]) -> int:
+    fail_open: bool = opt["fail_open"]
+    cost_limit = opt["cost_limit"] or None
+    matched = [0] * len(prgs)
+    errors = [0] * len(prgs)
+    delivered = 0
+    shown = 0
+    start = 0
+    while start < len(events):
+        end, size = start, 0
+        while end < len(events) and end - start < _BATCH_SIZE and (size == 0 or size + len(events[end]) <= _BATCH_BYTES):
+            size += len(events[end])
+            end += 1
+        batch = events[start:end]
+        deliver = [False] * len(batch)
+        for fi, prg in enumerate(prgs):
+            try:
+                results = prg.eval_batch(batch, CLOUD_EVENTS, cost_limit=cost_limit)
+            except CelError as e:
+                return _report(stderr, e)
+            for i, res in enumerate(results):
+                if isinstance(res, CelError):
+                    errors[fi] += 1
+                    if shown < 10:
+                        stderr.write("event %d: %s: %s\n" % (start + i + 1, res.code, res.message))
+                        shown += 1
+                    if fail_open:
+                        deliver[i] = True
+                elif res.json == b"true":
+                    matched[fi] += 1
+                    deliver[i] = True
+                elif res.json != b"false":
+                    errors[fi] += 1
+                    if shown < 10:
+                        stderr.write("event %d: filter result is %s, not a bool\n" % (start + i + 1, res.json.decode("utf-8", "replace")))
+                        shown += 1
+                    if fail_open:
+                        deliver[i] = True
+        out = [batch[i] + b"\n" for i, ok in enumerate(deliver) if ok]
+        delivered += len(out)
+        stdout.write(b"".join(out))
+        start = end
+    mode = "fail open" if fail_open else "fail closed"
+    for fi in range(len(prgs)):
+        prefix = "filter %d: " % (fi + 1) if len(prgs) > 1 else ""
+        stderr.write("%smatched %d of %d events, %d evaluation errors (%s)\n" % (prefix, matched[fi], len(events), errors[fi], mode))
+    if len(prgs) > 1:
+        stderr.write("delivered %d of %d events\n" % (delivered, len(events)))
+    return EXIT_OK
+
+
+def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
+    """cmd/celwasm cmdWhen: prints true (exit 0) or false (exit 1); every error
+    exits 2."""
+    fs = FlagSet("celwasm when", stderr)
+    exprs: List[str] = []
+    opt: Dict[str, Any] = {"context": "", "explain": False, "engine": "wazero"}
+    fs.add("context", lambda v: opt.__setitem__("context", v), "pipeline context `FILE` (JSON or YAML): {\"params\": {...}, \"tasks\": {...}, \"context\": {...}}")
+    fs.add("e", exprs.append, "a when `expression` (cel); repeatable, AND-ed")
+    fs.add("explain", lambda v: opt.__setitem__("explain", _parse_bool(v)), "print the CEL the when list became", True)
+    fs.add("engine", lambda v: opt.__setitem__("engine", v), "accepted for compatibility with the Go CLI (wazero or wasmtime); Python always runs wasmtime-py")
+    try:
+        fs.parse(args)
+    except (_Usage, _Help):
+        return EXIT_USAGE
+    if not exprs or fs.args:
+        stderr.write("celwasm when: at least one -e EXPR is required\n")
+        return EXIT_USAGE
+    activation = b"{}"
+    if opt["context"] != "":
+        try:
+            data = _read_file(opt["context"])
+        except OSError as e:
+            stderr.write("celwasm when: %s\n" % _open_error(e))
+            return EXIT_USAGE
+        try:
+            docs = read_documents(data)
+            problem = "<nil>"
+        except InputError as e:
+            docs, problem = [], str(e)
+        if len(docs) != 1:
+            stderr.write("error: %s must hold one JSON or YAML document (%s)\n" % (opt["context"], problem))
+            return EXIT_USAGE
+        activation = docs[0]
+    try:
+        rt = _new_runtime(opt["engine"])
+    except (ValueError, CelError) as e:
+        _report(stderr, e)
+        return EXIT_USAGE
+    with rt:
+        try:
+            prg = Env(runtime=rt).compile_when(exprs)
+        except CelError as e:
+            _report(stderr, e)
+            return EXIT_USAGE
+        with prg:
+            if opt["explain"]:
+                stderr.write(prg.expression + "\n")
+            try:
+                res: Result = prg.eval(activation)
+            except CelError as e:
+                _report(stderr, e)
+                return EXIT_USAGE
+    if res.json == b"true":
+        stdout.write(b"true\n")
+        return EXIT_OK
+    if res.json == b"false":
+        stdout.write(b"false\n")
+        return EXIT_ERROR
+    _report(stderr, ValueError("when expressions must evaluate to a bool, got " + res.json.decode("utf-8", "replace")))
+    return EXIT_USAGE
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

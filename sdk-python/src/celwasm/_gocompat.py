@@ -35,6 +35,9 @@ __all__ = [
     "go_parse_int",
     "go_trim_space",
     "go_json_valid",
+    "go_compact",
+    "go_is_blank",
+    "read_events",
     "read_documents",
     "yaml_to_json",
     "select_path",
@@ -325,6 +328,92 @@ def go_json_valid(b: bytes) -> bool:
     except (ValueError, RecursionError):
         return False
     return True
+
+
+_WHITESPACE_OUTSIDE_STRINGS = re.compile(rb'("(?:[^"\\]|\\.)*")|[ \t\n\r]+', re.S)
+
+
+def go_compact(b: bytes) -> Optional[bytes]:
+    """Go's ``json.Compact``: the JSON text without the white space between
+    tokens, or None when it is not valid JSON (:func:`go_json_valid`)."""
+    if not go_json_valid(b):
+        return None
+    return _WHITESPACE_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or b"", b)
+
+
+# First bytes of the UTF-8 encodings of Go's white space (unicode.IsSpace).
+_SPACE_LEAD = frozenset(b"\t\n\v\f\r \xc2\xe1\xe2\xe3")
+
+
+def go_is_blank(b: bytes) -> bool:
+    """Whether Go's ``bytes.TrimSpace`` leaves nothing of ``b``."""
+    return not b or (b[0] in _SPACE_LEAD and not go_trim_space(b))
+
+
+def _split_top_level(compact: bytes) -> List[bytes]:
+    """The elements of a compact JSON array's text."""
+    inner = compact[1:-1]
+    if not inner:
+        return []
+    out: List[bytes] = []
+    depth = 0
+    start = 0
+    i = 0
+    n = len(inner)
+    while i < n:
+        c = inner[i]
+        if c == 0x22:  # a string: skip to its closing quote
+            i += 1
+            while inner[i] != 0x22:
+                i += 2 if inner[i] == 0x5C else 1
+        elif c in (0x5B, 0x7B):
+            depth += 1
+        elif c in (0x5D, 0x7D):
+            depth -= 1
+        elif c == 0x2C and depth == 0:
+            out.append(inner[start:i])
+            start = i + 1
+        i += 1
+    out.append(inner[start:])
+    return out
+
+
+_MAX_LINE = 64 << 20
+
+
+def read_events(data: bytes) -> List[bytes]:
+    """cmd/celwasm readEvents: NDJSON, a JSON array of events, or one JSON event;
+    each event as compact JSON (NDJSON lines as they are, trimmed).
+
+    Raises:
+        InputError: a line longer than 64 MiB (Go's bufio.Scanner limit).
+    """
+    trimmed = go_trim_space(data)
+    if not trimmed:
+        return []
+    if go_json_valid(trimmed):
+        if trimmed[:1] == b"[":
+            c = go_compact(trimmed)
+            assert c is not None
+            return _split_top_level(c)
+        nl = trimmed.find(b"\n")
+        if nl < 0 or not go_json_valid(trimmed[:nl]):
+            c = go_compact(trimmed)
+            assert c is not None
+            return [c]
+    out: List[bytes] = []
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for line in lines:
+        if len(line) >= _MAX_LINE:
+            raise InputError("bufio.Scanner: token too long")
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        line = go_trim_space(line)
+        if line:
+            out.append(line)
+    return out
 
 
 # --- documents ----------------------------------------------------------------

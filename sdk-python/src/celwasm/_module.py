@@ -33,8 +33,9 @@ EXPORTS = (
     "celwasm_free",
     "celwasm_version",
     "celwasm_interrupt_flag",
+    "celwasm_eval_batch",
 )
-ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG = range(7)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH = range(8)
 _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     (["i32"], []),
@@ -43,6 +44,7 @@ _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     ([], ["i64"]),
     ([], ["i32"]),
+    (["i32", "i32"], ["i64"]),
 )
 _MIN_BUFFER = 64 << 10
 _memmove = ctypes.memmove
@@ -416,7 +418,7 @@ class Instance:
 
     def request(self, idx: int, payload: bytes) -> bytes:
         """Writes ``payload`` into the instance's request buffer, calls the
-        export ``idx`` (``COMPILE`` or ``EVAL``) and returns a copy of the
+        export ``idx`` (``COMPILE``, ``EVAL`` or ``EVAL_BATCH``) and returns a copy of the
         response bytes. Clears the interrupt flag first."""
         if self.dead:
             raise TrapError("instance is dead")
@@ -473,6 +475,10 @@ class Instance:
     def eval(self, request: bytes) -> bytes:
         """``celwasm_eval``: eval request JSON → response JSON."""
         return self.request(EVAL, request)
+
+    def eval_batch(self, request: bytes) -> bytes:
+        """``celwasm_eval_batch``: header line + NDJSON items → one response line per item."""
+        return self.request(EVAL_BATCH, request)
 
     def free(self, handle: int) -> bool:
         """``celwasm_free``: releases a program handle; True if it was known."""

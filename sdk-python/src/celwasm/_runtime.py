@@ -18,6 +18,7 @@ from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence
 from . import _module
 from ._errors import (
     CanceledError,
+    CelError,
     ClosedError,
     CompileError,
     DeadlineExceededError,
@@ -26,7 +27,8 @@ from ._errors import (
     TrapError,
     error_from_response,
 )
-from ._module import DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, Instance, Module
+from ._gocompat import go_compact, go_is_blank, go_json_valid
+from ._module import DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, Instance, Module
 from ._text import format_text
 from ._values import decode, encode
 
@@ -39,12 +41,23 @@ __all__ = [
     "VersionInfo",
     "default_runtime",
     "DEFAULT_COST_LIMIT",
+    "ACTIVATIONS",
+    "CLOUD_EVENTS",
 ]
 
 #: kube-apiserver's PerCallLimit, in cost units: the module's default per-call cost limit.
 DEFAULT_COST_LIMIT = 1_000_000
 
+#: :meth:`Program.eval_batch` items that are activations (objects of variables).
+ACTIVATIONS = "activations"
+#: :meth:`Program.eval_batch` items that are CloudEvents (as for :meth:`Program.eval_event`).
+CLOUD_EVENTS = "cloudEvents"
+
 ActivationArg = Union[Mapping[str, Any], bytes, bytearray, memoryview, str, None]
+#: A CloudEvent: a mapping (structured mode, or a binary-mode envelope) or its JSON text.
+EventArg = Union[Mapping[str, Any], bytes, bytearray, memoryview, str]
+#: A trigger filter: a mapping or its JSON text.
+FilterArg = Union[Mapping[str, Any], bytes, bytearray, memoryview, str]
 
 
 # ---------------------------------------------------------------------------
@@ -200,6 +213,31 @@ def _parse_eval(resp: bytes) -> Tuple[bytes, int]:
     if err is not None:
         raise err
     raise InternalError("malformed eval response: %r" % resp[:2000])
+
+
+def _parse_batch(resp: bytes, n: int) -> List[Union[Result, CelError]]:
+    """An eval_batch response: one eval response per line. A single error
+    response for a malformed header or an unknown program (or for an empty
+    batch) fails the call, as the Go host's EvalBatch."""
+    if resp.startswith(b'{"error":') and b"\n" not in resp:
+        err = error_from_response(resp)
+        if err is not None and (err.code in ("bad_request", "unknown_program") or n == 0):
+            raise err
+    out: List[Union[Result, CelError]] = []
+    if resp:
+        lines = resp.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()
+        for line in lines:
+            try:
+                value, cost = _parse_eval(line)
+            except CelError as e:
+                out.append(e)
+                continue
+            out.append(Result(value, cost))
+    if len(out) != n:
+        raise InternalError("batch: %d results for %d items" % (len(out), n))
+    return out
 
 
 class _PooledInstance:
@@ -583,12 +621,93 @@ class Env:
             raise CompileError("expression is not valid UTF-8") from None
         except TypeError:
             raise InvalidArgumentError("expression must be a str") from None
-        request = b'{"expression":' + expr_json + b',"env":' + self._env_json + b"}"
+        return self._compile(b'{"expression":' + expr_json + b',"env":' + self._env_json + b"}", expression, timeout)
+
+    def compile_filter(self, filter: FilterArg, *, timeout: Optional[float] = None) -> "Program":
+        """Compiles a CloudEvents trigger filter (docs/abi.md, ``cloudEventFilter``)
+        into a :class:`Program` whose ``expression`` is the CEL the filter became.
+
+        The forms: Knative's ``{"expression": CEL}``, ``{"attributes": {name:
+        value, ...}}`` (exact match, AND) and ``{"sourceAndType": {"source",
+        "type"}}`` (deprecated); the CloudEvents Subscriptions API's
+        ``{"exact"|"prefix"|"suffix": {name: value}}``, ``{"all": [F, ...]}``,
+        ``{"any": [F, ...]}``, ``{"not": F}``; or ``{"filter": F}``, or a whole
+        Trigger (``spec.filter``, or ``spec.filters`` AND-ed; its other members
+        are ignored). The CEL reads ``ce`` (the attributes, ``map(string,
+        dyn)``) and ``data`` (``dyn``), both declared automatically. Attribute
+        values compare as strings (``string(ce.time)`` for the timestamp); an
+        absent attribute never matches; a dotted name matches the extension of
+        that name or the nested path. Without ``base``, a compatibility
+        version, stored expressions or extensions, the environment is cel-go's
+        with the ``strings`` extension, as Knative evaluates filters.
+
+        Evaluate with :meth:`Program.eval_event` or
+        ``eval_batch(events, CLOUD_EVENTS)``.
+
+        Args:
+            filter: a mapping of JSON values, or its JSON text (``str``/``bytes``,
+                checked and sent as is).
+
+        Raises:
+            CompileError: the filter does not transform (two top-level forms,
+                an unknown dialect, ``spec.filter`` and ``spec.filters`` both,
+                ...; the message names the problem) or the CEL it became does
+                not compile (``issues`` with caret snippets).
+            InvalidArgumentError: the filter is not JSON data / JSON text.
+            InvalidEnvError, TrapError, ClosedError, DeadlineExceededError: as
+                :meth:`compile`.
+        """
+        if isinstance(filter, (bytes, bytearray, memoryview, str)):
+            text = filter.encode("utf-8", "surrogatepass") if isinstance(filter, str) else bytes(filter)
+            if not go_json_valid(text):
+                raise InvalidArgumentError("filter: not JSON text")
+        elif isinstance(filter, Mapping):
+            text = _json_value(filter, "filter")
+        else:
+            raise InvalidArgumentError("filter must be a mapping or JSON text; got %s" % type(filter).__name__)
+        return self._compile(b'{"cloudEventFilter":' + text + b',"env":' + self._env_json + b"}", None, timeout)
+
+    def compile_when(self, expressions: Union[str, Iterable[str]], *, timeout: Optional[float] = None) -> "Program":
+        """Compiles Tekton ``when`` expressions (TEP-0145), AND-ed, into a
+        :class:`Program` whose ``expression`` is the CEL they became.
+
+        ``$(params.x)``, ``$(params['x'])``, ``$(tasks.T.results.R)``,
+        ``$(tasks.T.status)``, ``$(tasks.status)`` and ``$(context.…)`` become
+        accesses of the variables ``params``, ``tasks`` and ``context``
+        (``map(string, dyn)``, declared automatically) — never text
+        substitution, so a parameter whose value is CEL stays a string. Inside
+        a string literal a reference is concatenated as ``string(...)``.
+        Evaluate with an activation ``{"params": ..., "tasks": ..., "context":
+        ...}``; task results that are integer or decimal literals read as
+        numbers, params and context stay strings.
+
+        Args:
+            expressions: one expression (``str``) or several (AND-ed).
+
+        Raises:
+            CompileError: an unknown reference (``$(workspaces.…)``), a syntax
+                error; the message names the CEL the list became.
+            InvalidArgumentError: an expression is not a ``str``.
+            InvalidEnvError, TrapError, ClosedError, DeadlineExceededError: as
+                :meth:`compile`.
+        """
+        exprs = [expressions] if isinstance(expressions, str) else list(expressions)
+        if not all(isinstance(e, str) for e in exprs):
+            raise InvalidArgumentError("when expressions must be str")
+        try:
+            text = json.dumps(exprs, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        except UnicodeEncodeError:
+            raise CompileError("expression is not valid UTF-8") from None
+        return self._compile(b'{"when":' + text + b',"env":' + self._env_json + b"}", None, timeout)
+
+    def _compile(self, request: bytes, expression: Optional[str], timeout: Optional[float]) -> "Program":
         rt = self.runtime
         deadline = None if timeout is None else time.monotonic() + timeout
         pi = rt._acquire(deadline)
         try:
             handle, body = rt._compile_in(pi, request)
+            if expression is None:
+                expression = str(body.get("expression", ""))
             prg = Program(rt, next(rt._ids), request, expression, body)
             pi.handles[prg._id] = handle
         finally:
@@ -610,6 +729,43 @@ class _NeedsTyped(Exception):
 _plain_encoder = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain_default, check_circular=True
 )
+
+
+def _json_value(value: Any, what: str) -> bytes:
+    """Plain JSON data (dicts with str keys, lists, str, int, float, bool, None)
+    as compact JSON; anything else is an InvalidArgumentError."""
+    try:
+        return _plain_encoder.encode(value).encode("utf-8")
+    except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError) as e:
+        detail = "" if isinstance(e, _NeedsTyped) else ": %s" % e
+        raise InvalidArgumentError("%s is not plain JSON data%s" % (what, detail)) from None
+    except RecursionError:
+        raise InvalidArgumentError("%s nests too deeply for Python's recursion limit" % what) from None
+
+
+def _batch_line(item: Any, index: int) -> bytes:
+    """One eval_batch item as the Go host's EvalBatch sends it: text with a line
+    break compacted ("<invalid JSON item>" when it is not JSON), blank text as
+    null."""
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        b = bytes(item)
+    elif isinstance(item, str):
+        try:
+            b = item.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError("batch item %d: %s" % (index, e)) from None
+    elif item is None:
+        return b"null"
+    elif isinstance(item, Mapping):
+        return _json_value(item, "batch item %d" % index)
+    else:
+        raise InvalidArgumentError("batch item %d: want a mapping or JSON text, got %s" % (index, type(item).__name__))
+    if b"\n" in b or b"\r" in b:
+        c = go_compact(b)
+        b = c if c is not None else b'"<invalid JSON item>"'
+    if go_is_blank(b):
+        return b"null"
+    return b
 
 
 def _activation_json(activation: ActivationArg, typed: Any) -> Tuple[bytes, Optional[bytes]]:
@@ -685,7 +841,8 @@ class Program:
     or a ``with`` block; garbage collection frees it otherwise.
 
     Attributes:
-        expression: the source text.
+        expression: the CEL source: as given to :meth:`Env.compile`, or what a
+            trigger filter or a when list became.
         output_type: the checked output type as a CEL type name (``bool``,
             ``list(string)``); ``dyn`` when type checking is off.
         cost_estimate: the static :class:`CostEstimate`, or None when type
@@ -793,6 +950,151 @@ class Program:
                 raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
             raise
         return Result(value, cost)
+
+    def _call(self, export: int, req_tail: bytes, timeout: Optional[float]) -> Tuple[bytes, bool]:
+        """Sends ``{"program":H`` + ``req_tail`` to ``export``; returns the
+        response and whether the timeout fired."""
+        rt = self._rt
+        deadline = None if timeout is None else time.monotonic() + timeout
+        fired = False
+        pi = rt._acquire(deadline)
+        try:
+            h = pi.handles.get(self._id)
+            if h is None:
+                h = self._handle_in(pi)
+            req = b'{"program":%d' % h + req_tail
+            if deadline is None:
+                resp = pi.instance.request(export, req)
+            else:
+                alarm = _watchdog.arm(deadline, pi.instance)
+                try:
+                    resp = pi.instance.request(export, req)
+                finally:
+                    fired = _watchdog.disarm(alarm)
+        finally:
+            rt._put(pi)
+        return resp, fired
+
+    def _check_call(self, cost_limit: Optional[int]) -> bytes:
+        if self._closed:
+            raise ClosedError("program is closed")
+        if cost_limit is None:
+            return b""
+        if not isinstance(cost_limit, int) or not 0 <= cost_limit <= 0xFFFFFFFFFFFFFFFF:
+            raise InvalidArgumentError("cost_limit must be in [0, 2^64-1]")
+        return b',"costLimit":%d' % cost_limit
+
+    def eval_event(
+        self,
+        event: EventArg,
+        *,
+        cost_limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> Result:
+        """Evaluates the program against one CloudEvent (docs/abi.md, eval
+        ``cloudEvent``), bound to ``ce`` and ``data``: for trigger filters
+        (:meth:`Env.compile_filter`) and any program over ``ce`` and ``data``.
+
+        In ``ce``, ``time`` is a timestamp and every other attribute keeps its
+        JSON type (binary-mode header values are strings, percent-decoded;
+        header names lowercased without ``ce-``; ``content-type`` becomes
+        ``datacontenttype``). ``data`` is the parsed JSON when the content type
+        is JSON (or absent, in structured mode), a string for other text, bytes
+        for ``data_base64``/``bodyBase64``.
+
+        Args:
+            event: a structured-mode event (a mapping with ``specversion``, the
+                attributes, ``data`` or ``data_base64``), or an HTTP binary-mode
+                envelope ``{"headers": {"ce-specversion": ..., "content-type":
+                ...}, "body": "<text>"}`` (or ``"bodyBase64"``). ``bytes``/``str``
+                is the event's JSON text, sent untouched.
+            cost_limit, timeout: as :meth:`eval`.
+
+        Raises:
+            EvaluationError: a CEL error (e.g. no such key: an attribute the
+                event lacks); ``cost`` set.
+            CostLimitExceededError: ``cost`` set.
+            InvalidActivationError: not a CloudEvent (no ``specversion``, a body
+                that claims JSON but is not).
+            BadRequestError: event text that is not JSON.
+            InvalidArgumentError, DeadlineExceededError, TrapError,
+            ClosedError: as :meth:`eval`.
+        """
+        if isinstance(event, (bytes, bytearray, memoryview)):
+            text = bytes(event)
+        elif isinstance(event, str):
+            try:
+                text = event.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise InvalidArgumentError("event: %s" % e) from None
+        elif isinstance(event, Mapping):
+            text = _json_value(event, "event")
+        else:
+            raise InvalidArgumentError("a CloudEvent is a mapping or its JSON text; got %s" % type(event).__name__)
+        limit = self._check_call(cost_limit)
+        resp, fired = self._call(_EVAL, limit + b',"cloudEvent":' + text + b"}", timeout)
+        try:
+            value, cost = _parse_eval(resp)
+        except CanceledError as e:
+            if fired:
+                raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
+            raise
+        return Result(value, cost)
+
+    def eval_batch(
+        self,
+        items: Iterable[Any],
+        kind: str,
+        *,
+        cost_limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> List[Union[Result, CelError]]:
+        """Evaluates the program over many items in one module call
+        (``celwasm_eval_batch``), so the boundary crossing is paid once per
+        batch, and returns one entry per item, in order: its :class:`Result`,
+        or the :class:`CelError` its evaluation ended with
+        (:class:`EvaluationError`/:class:`CostLimitExceededError` with
+        ``cost``; :class:`InvalidActivationError` for an item that is not a
+        JSON object or not a CloudEvent) — returned, not raised.
+
+        Items are sent as the Go host sends them: mappings as JSON; text
+        containing a line break is compacted (text that is not JSON becomes the
+        string ``"<invalid JSON item>"``, an error for that item alone); blank
+        text becomes ``null`` (also an error for that item, never a dropped
+        item).
+
+        Args:
+            items: activations (mappings of variable name → plain JSON data, or
+                their JSON text as ``str``/``bytes``) or CloudEvents (as for
+                :meth:`eval_event`), per ``kind``. Values without a JSON form
+                (bytes, datetime, ...) cannot travel in a batch; use
+                :meth:`eval` for those.
+            kind: :data:`ACTIVATIONS` (``"activations"``) or
+                :data:`CLOUD_EVENTS` (``"cloudEvents"``).
+            cost_limit: per-item cost limit in cost units (default 1,000,000).
+            timeout: seconds for the whole batch; when it passes, the running
+                item is interrupted and :class:`DeadlineExceededError` raised
+                for the call (no partial results).
+
+        Raises (for the call as a whole):
+            BadRequestError: a malformed batch header (e.g. an unknown ``kind``).
+            UnknownProgramError: the module does not know the program.
+            InvalidArgumentError: an item is not a mapping of JSON data or text.
+            DeadlineExceededError, TrapError, ClosedError: as :meth:`eval`.
+        """
+        if isinstance(items, (str, bytes, bytearray, memoryview, Mapping)):
+            raise InvalidArgumentError("items must be an iterable of items (a list of activations or events), not one %s" % type(items).__name__)
+        parts = [b""]
+        n = 0
+        for i, item in enumerate(items):
+            parts.append(_batch_line(item, i))
+            n += 1
+        limit = self._check_call(cost_limit)
+        header = limit + b',"items":' + json.dumps(kind, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"}"
+        resp, fired = self._call(_EVAL_BATCH, header + b"\n".join(parts) if n else header, timeout)
+        if fired:
+            raise DeadlineExceededError("batch evaluation exceeded its %ss timeout" % timeout)
+        return _parse_batch(resp, n)
 
     def evaluate(
         self,
