@@ -25,7 +25,7 @@ WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.su
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python
+.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
 
 all: wasm cli
 
@@ -55,11 +55,12 @@ demo: $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: test-go repro conformance-go test-js test-python
+test: test-go repro conformance-go test-proxywasm test-js test-python
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
-# concurrent host tests.
-test-go: $(EMBED)
+# concurrent host tests. The proxy-wasm filter module is built first so that
+# host/proxywasm's tests never run against a stale one.
+test-go: $(EMBED) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wasm/... ./cmd/...
 	$(GO) test -count=1 -run RefValStack github.com/google/cel-go/interpreter
@@ -84,6 +85,13 @@ conformance-corpus:
 conformance-go:
 	$(MAKE) -C conformance run-go
 
+# The proxy-wasm filter: a second module from the same engine, run by a Go
+# proxy-wasm host behind a reverse proxy on 127.0.0.1 (docs/proxy-wasm.md).
+proxywasm-module:
+	$(MAKE) -C wasm/proxywasm module
+test-proxywasm:
+	$(MAKE) -C wasm/proxywasm test
+
 test-js: $(EMBED)
 	$(MAKE) -C sdk-js test
 
@@ -95,6 +103,7 @@ bench: $(EMBED) $(CLI)
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench
+	$(MAKE) -C wasm/proxywasm bench
 
 clean:
 	rm -rf $(BUILD) $(EMBED)

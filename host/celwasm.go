@@ -35,8 +35,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/celwasm/celwasm/host/internal/cachedir"
 	"github.com/celwasm/celwasm/host/module"
 )
 
@@ -437,24 +437,7 @@ func DefaultCacheDir(engine string) string {
 // ModuleCacheDir returns base/<first 16 hex digits of the module's sha256>
 // and removes the cache directories of other modules under base that were
 // last used more than an hour ago (each holds 100+ MB of compiled code).
-func ModuleCacheDir(base, sha string) string {
-	dir := filepath.Join(base, sha[:16])
-	if entries, err := os.ReadDir(base); err == nil {
-		for _, e := range entries {
-			if e.Name() == sha[:16] {
-				continue
-			}
-			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
-				os.RemoveAll(filepath.Join(base, e.Name()))
-			}
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		now := time.Now()
-		os.Chtimes(dir, now, now) // mark as in use
-	}
-	return dir
-}
+func ModuleCacheDir(base, sha string) string { return cachedir.ForModule(base, sha) }
 
 // tail keeps the last bytes a guest wrote to stderr, for trap messages.
 type tail struct {

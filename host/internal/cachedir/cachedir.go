@@ -1,0 +1,32 @@
+// Package cachedir names the directories where hosts cache compiled
+// WebAssembly code, one per module, and prunes the stale ones.
+package cachedir
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ForModule returns base/<first 16 hex digits of the module's sha256> and
+// removes the directories of other modules under base that were last used
+// more than an hour ago (each holds 100+ MB of compiled code).
+func ForModule(base, sha256Hex string) string {
+	name := sha256Hex[:16]
+	dir := filepath.Join(base, name)
+	if entries, err := os.ReadDir(base); err == nil {
+		for _, e := range entries {
+			if e.Name() == name {
+				continue
+			}
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(filepath.Join(base, e.Name()))
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		now := time.Now()
+		os.Chtimes(dir, now, now) // mark as in use
+	}
+	return dir
+}

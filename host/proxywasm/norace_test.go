@@ -1,0 +1,5 @@
+//go:build !race
+
+package proxywasm_test
+
+const raceEnabled = false
