@@ -5,6 +5,8 @@
 //	celwasm check -e EXPR [--var NAME=TYPE]...
 //	celwasm filter --filter filter.yaml [-i events.ndjson|-] [--explain]
 //	celwasm when --context ctx.json -e EXPR [-e EXPR]...
+//	celwasm validate --crd crd.yaml [--old old.yaml] object.yaml...
+//	celwasm cost --crd crd.yaml
 //	celwasm version
 //
 // Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad
@@ -31,6 +33,8 @@ Usage:
   celwasm check -e EXPR [flags]              type-check; prints the output type and cost estimate
   celwasm filter --filter F.yaml -i EVENTS   CloudEvents trigger filter: matching events to stdout
   celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
+  celwasm validate --crd CRD.yaml OBJ.yaml   custom resources against a CRD, as kube-apiserver (--old for updates)
+  celwasm cost --crd CRD.yaml                a CRD's rule cost estimates against the limits, explained
   celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'celwasm COMMAND -h' for a command's flags.
@@ -64,6 +68,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdFilter(ctx, args[1:], stdin, stdout, stderr)
 	case "when":
 		return cmdWhen(ctx, args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(ctx, args[1:], stdin, stdout, stderr)
+	case "cost":
+		return cmdCost(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -97,6 +97,31 @@ func evalBatch(ptr, length uint32) uint64 {
 	return respond(handler.EvalBatch(req))
 }
 
+// celwasm_validate validates custom resources (creates and updates) against
+// a CustomResourceDefinition as kube-apiserver does (docs/abi.md, "validate").
+//
+//go:wasmexport celwasm_validate
+func validate(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(handler.Validate(req))
+}
+
+// celwasm_cost reports a CustomResourceDefinition's x-kubernetes-validations
+// cost estimates against kube-apiserver's limits, with explanations
+// (docs/abi.md, "cost").
+//
+//go:wasmexport celwasm_cost
+func cost(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(handler.Cost(req))
+}
+
 // celwasm_free releases a program; it returns 1 if the handle was known.
 //
 //go:wasmexport celwasm_free
