@@ -63,6 +63,7 @@ test: test-go repro conformance-go test-proxywasm test-js test-python
 test-go: $(EMBED) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wasm/... ./cmd/...
+	$(GO) test -count=1 ./conformance/crd/
 	$(GO) test -count=1 -run RefValStack github.com/google/cel-go/interpreter
 	$(GO) test -count=1 -race ./host/...
 
@@ -101,6 +102,7 @@ test-python: $(EMBED) $(CLI)
 # Go first: the JS section reads native cel-go figures from the Go section.
 bench: $(EMBED) $(CLI)
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
+	$(GO) run ./cmd/celwasm-crd-bench -o docs/benchmarks.md
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench
 	$(MAKE) -C wasm/proxywasm bench

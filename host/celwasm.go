@@ -59,6 +59,7 @@ type options struct {
 	engineName  string
 	wasm        []byte
 	stderr      *os.File
+	gcPercent   int
 }
 
 // Option configures a Runtime.
@@ -83,6 +84,13 @@ func WithEngine(name string, f EngineFactory) Option {
 
 // WithModule runs the given module bytes instead of the embedded one.
 func WithModule(wasm []byte) Option { return func(o *options) { o.wasm = wasm } }
+
+// WithGuestGC sets the garbage collection target of the Go runtime inside
+// each instance (GOGC, default 100). A higher value trades memory for fewer
+// collections, which pays off for allocation-heavy work such as CRD
+// validation under wazero; with 400, an instance running nested map
+// comprehensions grew from 31 MiB to 117 MiB of linear memory.
+func WithGuestGC(percent int) Option { return func(o *options) { o.gcPercent = percent } }
 
 // WithGuestStderr copies the guest's stderr to f (default: kept only for
 // trap messages).
@@ -190,7 +198,11 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	if r.opts.stderr != nil {
 		w.f = r.opts.stderr
 	}
-	raw, err := r.engine.Instantiate(context.WithoutCancel(ctx), InstanceConfig{Args: []string{"celwasm"}, Stderr: w})
+	cfg := InstanceConfig{Args: []string{"celwasm"}, Stderr: w}
+	if r.opts.gcPercent != 0 {
+		cfg.Env = append(cfg.Env, "GOGC="+strconv.Itoa(r.opts.gcPercent))
+	}
+	raw, err := r.engine.Instantiate(context.WithoutCancel(ctx), cfg)
 	if err != nil {
 		return nil, &Error{Code: CodeTrap, Message: "instantiate: " + err.Error() + t.suffix(), Err: err}
 	}

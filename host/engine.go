@@ -23,6 +23,9 @@ type InstanceConfig struct {
 	Args []string
 	// Stderr receives the guest's stderr (Go runtime fatal errors, klog).
 	Stderr io.Writer
+	// Env is the guest's environment, "KEY=value" (the Go runtime reads
+	// GOGC from it).
+	Env []string
 }
 
 // EngineConfig configures an Engine when it compiles the module.
@@ -46,6 +49,8 @@ const (
 	ExportVersion
 	ExportInterruptFlag
 	ExportEvalBatch
+	ExportValidate
+	ExportCost
 	numExports
 )
 
@@ -53,6 +58,7 @@ const (
 var ExportNames = [numExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
+	"celwasm_validate", "celwasm_cost",
 }
 
 // Instance is one instantiated module: single threaded, one call at a time.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unsafe"
 
 	"github.com/tetratelabs/wazero"
@@ -69,7 +70,13 @@ func (e *wazeroEngine) Instantiate(ctx context.Context, cfg InstanceConfig) (Ins
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	mc := wazero.NewModuleConfig().
+	mc := wazero.NewModuleConfig()
+	for _, kv := range cfg.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			mc = mc.WithEnv(k, v)
+		}
+	}
+	mc = mc.
 		WithName("").
 		WithArgs(cfg.Args...).
 		WithStartFunctions("_initialize").

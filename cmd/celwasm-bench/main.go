@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"os"
 	"os/exec"
 	"runtime"
@@ -253,7 +254,7 @@ func main() {
 
 	fmt.Print(md.String())
 	if *out != "" {
-		check(splice(*out, "go-bench", md.String()))
+		check(benchdoc.Splice(*out, "go-bench", "Go host (wazero, wasmtime-go) vs native cel-go", md.String()))
 	}
 }
 
@@ -498,28 +499,6 @@ func readRSS() (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// splice replaces the text between <!-- NAME:start --> and <!-- NAME:end -->
-// in file, creating the file or the markers when missing.
-func splice(file, name, body string) error {
-	start, end := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
-	old, err := os.ReadFile(file)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	s := string(old)
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	block := start + "\n" + body + end
-	if i < 0 || j < i {
-		if s == "" {
-			s = "# Benchmarks\n\n"
-		}
-		s = strings.TrimRight(s, "\n") + "\n\n## Go host (wazero, wasmtime-go) vs native cel-go\n\n" + block + "\n"
-	} else {
-		s = s[:i] + block + s[j+len(end):]
-	}
-	return os.WriteFile(file, []byte(s), 0o644)
 }
 
 func median(ds []time.Duration) time.Duration {

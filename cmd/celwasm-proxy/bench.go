@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"io"
 	"net"
 	"net/http"
@@ -76,7 +77,7 @@ func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	md := r.markdown()
 	fmt.Fprint(stdout, md)
 	if *out != "" {
-		if err := splice(*out, "proxywasm-bench", md); err != nil {
+		if err := benchdoc.Splice(*out, "proxywasm-bench", "proxy-wasm filter (Go host on wazero, loopback HTTP)", md); err != nil {
 			fmt.Fprintln(stderr, "celwasm-proxy bench:", err)
 			return 1
 		}
@@ -399,27 +400,4 @@ func cpuModel() string {
 		}
 	}
 	return runtime.GOARCH
-}
-
-// splice replaces the text between <!-- NAME:start --> and <!-- NAME:end -->
-// in file, appending a section with the markers at the end when they are
-// missing (other tools write other sections of the same file).
-func splice(file, name, body string) error {
-	start, end := "<!-- "+name+":start -->", "<!-- "+name+":end -->"
-	old, err := os.ReadFile(file)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	s := string(old)
-	i, j := strings.Index(s, start), strings.Index(s, end)
-	block := start + "\n" + body + end
-	if i < 0 || j < i {
-		if s == "" {
-			s = "# Benchmarks\n"
-		}
-		s = strings.TrimRight(s, "\n") + "\n\n## proxy-wasm filter (Go host on wazero, loopback HTTP)\n\n" + block + "\n"
-	} else {
-		s = s[:i] + block + s[j+len(end):]
-	}
-	return os.WriteFile(file, []byte(s), 0o644)
 }

@@ -149,19 +149,3 @@ func TestProxyCommandUsage(t *testing.T) {
 		t.Errorf("bad backend: exit %d, want 2", c)
 	}
 }
-
-func TestSplice(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "b.md")
-	os.WriteFile(f, []byte("# Benchmarks\n\n<!-- other:start -->\nkeep\n<!-- other:end -->\n"), 0o644)
-	if err := splice(f, "proxywasm-bench", "one\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := splice(f, "proxywasm-bench", "two\n"); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(f)
-	want := "# Benchmarks\n\n<!-- other:start -->\nkeep\n<!-- other:end -->\n\n## proxy-wasm filter (Go host on wazero, loopback HTTP)\n\n<!-- proxywasm-bench:start -->\ntwo\n<!-- proxywasm-bench:end -->\n"
-	if string(b) != want {
-		t.Errorf("got %q", b)
-	}
-}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -108,6 +109,13 @@ func (e *engine) Instantiate(ctx context.Context, cfg celwasm.InstanceConfig) (c
 	errFile.Close()
 	wasi := wt.NewWasiConfig()
 	wasi.SetArgv(cfg.Args)
+	var keys, values []string
+	for _, kv := range cfg.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			keys, values = append(keys, k), append(values, v)
+		}
+	}
+	wasi.SetEnv(keys, values)
 	if err := wasi.SetStderrFile(errFile.Name()); err != nil {
 		os.Remove(errFile.Name())
 		return nil, err
