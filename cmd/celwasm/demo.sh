@@ -6,8 +6,16 @@ set -uo pipefail
 CLI=${1:-build/celwasm}
 TD=conformance/testdata
 
+quote() {
+  local out=() a
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=,@+-]+$ ]]; then out+=("$a"); else out+=("'${a//\'/\'\\\'\'}'"); fi
+  done
+  printf '%s' "${out[*]}"
+}
+
 run() {
-  printf '\n$ celwasm %s\n' "$(printf '%q ' "$@")"
+  printf '\n$ celwasm %s\n' "$(quote "$@")"
   "$CLI" "$@"
   local rc=$?
   [ $rc -ne 0 ] && echo "(exit $rc)"
@@ -51,3 +59,14 @@ run eval --bind ce -e 'ce["github.repository"] == "proposals"' -i "$TD/cloudeven
 run eval --bind ce -e 'ce.github.repository == "eventing"' -i "$TD/cloudevents/github-pull-request.json"
 run eval --bind ce -e 'ce.type == "dev.knative.observation" && ce.data.latency > 300.0' -i "$TD/cloudevents/observation.json"
 run eval --bind ce -e 'ce.data.pull_request.labels.map(l, l.name)' -i "$TD/cloudevents/github-pull-request.json" -o text
+
+echo; echo "== A Knative trigger filter over CloudEvents (structured and binary mode), batch-evaluated"
+run filter --explain --filter "$TD/filters/14-dotted-extension-attributes.yaml" -i "$TD/cloudevents/events.ndjson"
+
+echo; echo "== Tekton when expressions (TEP-0145) against a PipelineRun context"
+run when --explain --context "$TD/tekton/pipelinerun-context.json" -e '$(tasks.unit-test.results.test-coverage) >= 0.9' -e "\$(params.path) == 'README.md'"
+
+echo; echo "== CRD validation offline: kube-apiserver's validator and cost estimator in the module"
+run validate --crd "$TD/crd/kep/crd.yaml" "$TD/crd/kep/valid.yaml"
+run validate --crd "$TD/crd/kep/crd.yaml" "$TD/crd/kep/invalid.yaml"
+run cost --crd "$TD/crd/expensive/crd.yaml"
