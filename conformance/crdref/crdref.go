@@ -1,7 +1,8 @@
 // Package crdref is the native reference for celwasm's CRD validation:
 // kube-apiserver's own code (k8s.io/apiextensions-apiserver v0.37.2) run
-// natively. It is used only by the differential test (conformance/crd) and
-// the benchmark (cmd/celwasm-crd-bench); it is never part of the module.
+// natively. It is used by the differential test (conformance/crd), the
+// benchmark (cmd/celwasm-crd-bench) and the SDKs' test driver
+// (conformance/cmd/gohost, for the corpus); it is never part of the module.
 //
 // What it uses upstream as is: the CRD decoding and defaulting of the
 // apiextensions scheme, validation.ValidateCustomResourceDefinition (the CRD's

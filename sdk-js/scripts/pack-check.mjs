@@ -49,11 +49,16 @@ const ev = { specversion: '1.0', id: '1', source: '/s', type: 'a' };
 const fb = (await w.compileFilter({ exact: { type: 'a' } })).evalBatch([ev, { ...ev, type: 'b' }, '{bad'], 'cloudEvents');
 const filter = (await fb).map((x) => x.code ?? x.json).join(' ');
 w.close();
-console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value), filter }));
+const crd = rt.crd({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+  spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true,
+    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n < 3' }] } } } } }] } });
+const vr = crd.validate([{ object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { n: 5 } } }]).results[0];
+const validate = vr.valid + ' ' + vr.errors[0].field + ' ' + typeof crd.cost().schemas[0].totalCost;
+console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value), filter, validate }));
 `,
   );
   const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }).trim());
-  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42' || out.filter !== 'true false invalid_activation') {
+  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42' || out.filter !== 'true false invalid_activation' || out.validate !== 'false spec bigint') {
     fail('the installed package gave ' + JSON.stringify(out));
   } else {
     console.log(`pack-check: installed ${info.filename} into an empty project; import 'celwasm' → ${JSON.stringify(out)}`);

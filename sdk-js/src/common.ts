@@ -12,14 +12,19 @@
  * @module
  */
 
-export { Runtime, Env, Program, type EvalResult, type BatchResult, type RuntimeOptions, type VersionInfo, type CostEstimate } from './runtime.js';
-export { WorkerRuntime, WorkerEnv, WorkerProgram, type WorkerRuntimeOptions, type CallOptions } from './worker-client.js';
+export { Runtime, Env, Program, CRD, type EvalResult, type BatchResult, type RuntimeOptions, type VersionInfo, type CostEstimate } from './runtime.js';
+export { WorkerRuntime, WorkerEnv, WorkerProgram, WorkerCRD, type WorkerRuntimeOptions, type CallOptions } from './worker-client.js';
 export {
   type EnvOptions, type EnvSpec, type Extension, type FunctionDecl, type Activation, type EvalOptions,
   type CloudEventFilter, type CloudEvent, type BatchItems,
 } from './env.js';
 export {
-  CelError, CompileError, EvalError,
+  type KubeObject, type CRDObject, type ValidateOptions, type CostOptions, type CRDInfo, type RuleRef, type FieldError,
+  type ObjectResult, type ObjectOutcome, type CRDValidation, type CRDCostReport, type SchemaCost, type RuleCost,
+  type CostExplanation, type BoundNode, type UnknownSize, type CallCost, type BoundFix,
+} from './crd.js';
+export {
+  CelError, CompileError, EvalError, InvalidCRDError,
   type ErrorCode, type ModuleErrorCode, type HostErrorCode, type Issue,
 } from './errors.js';
 export {

@@ -4,11 +4,13 @@
  *
  * Codes from the module (docs/abi.md): `bad_request`, `invalid_env`, `compile_error`,
  * `unknown_program`, `invalid_activation`, `eval_error`, `cost_limit_exceeded`, `canceled`,
- * `internal`. Codes from the JavaScript host: `trap`, `canceled`, `deadline_exceeded`, `closed`,
+ * `invalid_crd`, `invalid_object`, `internal`. Codes from the JavaScript host: `trap`, `canceled`, `deadline_exceeded`, `closed`,
  * `invalid_argument`, `load_failed`, `unavailable`.
  *
  * @module
  */
+
+import type { FieldError } from './crd.js';
 
 /** Error codes reported by the module (docs/abi.md, "Errors"). */
 export type ModuleErrorCode =
@@ -20,6 +22,14 @@ export type ModuleErrorCode =
   | 'eval_error'
   | 'cost_limit_exceeded'
   | 'canceled'
+  /** CRD validation: the CRD is not an apiextensions.k8s.io/v1 CustomResourceDefinition (not
+   * JSON, another kind or version, missing group/kind/versions, a field of the wrong type), has
+   * no such version, has a schema that is not structural, or kube-apiserver would reject it
+   * ({@link InvalidCRDError}). */
+  | 'invalid_crd'
+  /** CRD validation, per object: not a JSON object, no apiVersion/kind, not of the CRD's group
+   * and kind, a version that is not served, metadata that does not decode. */
+  | 'invalid_object'
   | 'internal';
 
 /** Error codes added by the JavaScript host for failures outside the module. */
@@ -100,8 +110,26 @@ export class EvalError extends CelError {
   }
 }
 
+/**
+ * The CRD cannot be used (`code === 'invalid_crd'`): it is not an apiextensions.k8s.io/v1
+ * CustomResourceDefinition, has no such version, or — `fieldErrors` then lists why —
+ * kube-apiserver would reject it when it is created (a schema that is not structural, rules that
+ * do not compile, rules over the cost limits, `oldSelf` where it cannot be used, …), as kubectl
+ * prints them: `The CustomResourceDefinition "x" is invalid: ${field}: ${message}`.
+ */
+export class InvalidCRDError extends CelError {
+  /** kube-apiserver's field errors for the CRD, sorted by field path; empty when the CRD is not
+   * usable at all (not a CRD, no such version). */
+  readonly fieldErrors: readonly FieldError[];
+  constructor(message: string, fieldErrors: readonly FieldError[]) {
+    super('invalid_crd', message);
+    this.name = 'InvalidCRDError';
+    this.fieldErrors = fieldErrors;
+  }
+}
+
 /** Builds the typed error for a module error object (`{"code","message","issues"?,"cost"?}`). */
-export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown }): CelError {
+export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown; fieldErrors?: unknown }): CelError {
   const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'internal';
   const message = typeof e.message === 'string' ? e.message : 'unknown error';
   const cost = typeof e.cost === 'number' ? e.cost : undefined;
@@ -109,6 +137,7 @@ export function errorFromModule(e: { code?: unknown; message?: unknown; issues?:
     const issues = Array.isArray(e.issues) ? (e.issues as Issue[]) : [];
     return new CompileError(message, issues);
   }
+  if (code === 'invalid_crd') return new InvalidCRDError(message, Array.isArray(e.fieldErrors) ? (e.fieldErrors as FieldError[]) : []);
   if (code === 'eval_error' || code === 'cost_limit_exceeded' || (code === 'canceled' && cost !== undefined)) {
     return new EvalError(code, message, cost);
   }
@@ -121,12 +150,14 @@ export interface SerializedError {
   message: string;
   issues?: Issue[];
   cost?: number;
+  fieldErrors?: FieldError[];
 }
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof CelError) {
     const out: SerializedError = { code: err.code, message: err.message };
     if (err instanceof CompileError) out.issues = [...err.issues];
+    if (err instanceof InvalidCRDError) out.fieldErrors = [...err.fieldErrors];
     if (err.cost !== undefined) out.cost = err.cost;
     return out;
   }

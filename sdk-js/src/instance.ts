@@ -14,6 +14,8 @@ interface Exports {
   celwasm_compile(ptr: number, len: number): bigint;
   celwasm_eval(ptr: number, len: number): bigint;
   celwasm_eval_batch?(ptr: number, len: number): bigint;
+  celwasm_validate?(ptr: number, len: number): bigint;
+  celwasm_cost?(ptr: number, len: number): bigint;
   celwasm_free(program: number): number;
   celwasm_version(): bigint;
   celwasm_interrupt_flag(): number;
@@ -41,7 +43,7 @@ class Tail {
 const MIN_BUFFER = 64 * 1024;
 const encoder = new TextEncoder();
 
-export type Fn = 'compile' | 'eval' | 'eval_batch';
+export type Fn = 'compile' | 'eval' | 'eval_batch' | 'validate' | 'cost';
 
 /** Options for instances. */
 export interface InstanceOptions {
@@ -183,23 +185,29 @@ export class ModuleInstance {
   }
 
   /**
-   * Sends a request to `celwasm_compile`, `celwasm_eval` or `celwasm_eval_batch` and returns a
-   * view of the response bytes, valid until the next call into this instance.
+   * Sends a request to `celwasm_compile`, `celwasm_eval`, `celwasm_eval_batch`,
+   * `celwasm_validate` or `celwasm_cost` and returns a view of the response bytes, valid until
+   * the next call into this instance.
    */
   call(fn: Fn, pieces: readonly (string | Uint8Array)[]): Uint8Array {
     if (this.dead) throw new CelError('trap', 'instance was discarded');
-    if (fn === 'eval_batch' && typeof this.ex.celwasm_eval_batch !== 'function') {
-      throw new CelError('internal', 'the module has no celwasm_eval_batch export (built before batch evaluation?)');
+    const f =
+      fn === 'eval'
+        ? this.ex.celwasm_eval
+        : fn === 'compile'
+          ? this.ex.celwasm_compile
+          : fn === 'eval_batch'
+            ? this.ex.celwasm_eval_batch
+            : fn === 'validate'
+              ? this.ex.celwasm_validate
+              : this.ex.celwasm_cost;
+    if (typeof f !== 'function') {
+      throw new CelError('internal', `the module has no celwasm_${fn} export (built before ${fn === 'eval_batch' ? 'batch evaluation' : 'CRD validation'}?)`);
     }
     const n = this.write(pieces);
     let r: bigint;
     try {
-      r =
-        fn === 'eval'
-          ? this.ex.celwasm_eval(this.buf, n)
-          : fn === 'compile'
-            ? this.ex.celwasm_compile(this.buf, n)
-            : this.ex.celwasm_eval_batch!(this.buf, n);
+      r = f(this.buf, n);
     } catch (e) {
       throw this.trapError(fn, e);
     }

@@ -7,6 +7,10 @@
 
 import { Core, type CostEstimate, utf8 } from './core.js';
 import {
+  costRequest, goRawJson, parseCostResponse, parseValidateResponse, validateRequest,
+  type CostOptions, type CRDCostReport, type CRDObject, type CRDValidation, type KubeObject, type ValidateOptions,
+} from './crd.js';
+import {
   batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
   type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
 } from './env.js';
@@ -149,6 +153,20 @@ export class Runtime {
     return this.env(options).compileWhen(expressions);
   }
 
+  /**
+   * A CustomResourceDefinition to validate custom resources against offline, as kube-apiserver
+   * does (see {@link CRD}). Go host: `Runtime.NewCRD`.
+   *
+   * @param crd an apiextensions.k8s.io/v1 CustomResourceDefinition as plain JSON data, or its JSON
+   *   text (sent as the Go host sends it, so `crd.sha256` is the same on every host). YAML is the
+   *   caller's business: parse it first.
+   * @throws {CelError} `invalid_argument` when `crd` is neither JSON text nor plain JSON data.
+   *   Everything else is checked by the module on the first call.
+   */
+  crd(crd: KubeObject): CRD {
+    return new CRD(this, goRawJson(crd, 'crd'));
+  }
+
   /** Module, cel-go and Kubernetes versions, supported compatibility versions and extensions. */
   version(): VersionInfo {
     if (!this.versionCache) this.versionCache = JSON.parse(this.core.version()) as VersionInfo;
@@ -163,11 +181,11 @@ export class Runtime {
 
   /**
    * The module's ABI verbatim (docs/abi.md), for tools such as conformance runners: sends the
-   * request JSON to `celwasm_compile` / `celwasm_eval` and returns a copy of the response bytes.
-   * Program handles from raw compiles are valid only until the instance is replaced (a trap).
-   * Free them with {@link Runtime.rawFree}.
+   * request JSON to `celwasm_compile` / `celwasm_eval` / `celwasm_validate` / `celwasm_cost` and
+   * returns a copy of the response bytes. Program handles from raw compiles are valid only until
+   * the instance is replaced (a trap). Free them with {@link Runtime.rawFree}.
    */
-  raw(fn: 'compile' | 'eval', request: string | Uint8Array): Uint8Array {
+  raw(fn: 'compile' | 'eval' | 'validate' | 'cost', request: string | Uint8Array): Uint8Array {
     return this.core.raw(fn, request);
   }
 
@@ -369,5 +387,67 @@ export class Program {
     this.freed = true;
     registry?.unregister(this);
     this.env.runtime.core.free(this.pid);
+  }
+}
+
+/**
+ * A CustomResourceDefinition, to validate custom resources against offline the way kube-apiserver
+ * validates creates and updates, with kube-apiserver's own code inside the module
+ * (k8s.io/apiextensions-apiserver v0.37.2): decoding (unknown fields pruned, as warnings),
+ * defaulting, object metadata, the OpenAPI schema, list-type invariants, embedded resources, and
+ * every x-kubernetes-validations rule at every schema node — transition rules with `oldSelf`,
+ * `optionalOldSelf`, `messageExpression`, `reason`, `fieldPath`, ratcheting on updates — with
+ * kube-apiserver's cost limits. Go host: `CRD` (host/crd.go).
+ *
+ * Before anything is validated the module checks the CRD as kube-apiserver does when it is
+ * created; it compiles the CRD once per instance and caches it by the sha256 of its JSON (16
+ * CRDs), so validating many objects against one `CRD` compiles it once. The first call costs the
+ * checks and compilation (0.2–4 s for large CRDs such as gateway-api's HTTPRoute).
+ */
+export class CRD {
+  /** @internal */
+  constructor(
+    readonly runtime: Runtime,
+    /** The CRD's JSON as sent to the module (compacted as the Go host's `json.Marshal` writes
+     * it); its sha256 is `CRDInfo.sha256`. */
+    readonly json: string,
+  ) {}
+
+  /**
+   * Validates objects as kube-apiserver validates creates and updates of custom resources of this
+   * CRD (`celwasm_validate`; docs/abi.md, "validate"). Each object is validated against the
+   * version its apiVersion names, unless `options.version` is given. Offline requests follow
+   * kubectl: a namespaced object without a namespace is in `default`; the stored object of an
+   * update gets the system fields a stored object has (uid, creationTimestamp, resourceVersion
+   * "1", generation 1); `generateName` gets the fixed suffix `xxxxx`.
+   *
+   * @param objects creates (`{object}`) and updates (`{object, oldObject}`), as plain JSON data or
+   *   JSON text.
+   * @returns one outcome per object, in order: an {@link ObjectResult} (valid or not, with field
+   *   errors, warnings and the actual cost), or a `CelError` `invalid_object` for an object that
+   *   never reached validation.
+   * @throws {InvalidCRDError} `invalid_crd`: the CRD is not usable or kube-apiserver would reject
+   *   it (`fieldErrors` say why); also for a `version` the CRD does not have.
+   * @throws {CelError} `invalid_argument` (an object that is neither JSON text nor plain JSON
+   *   data), `bad_request`, `closed`, `trap` (the instance failed; it is replaced).
+   */
+  validate(objects: readonly CRDObject[], options?: ValidateOptions): CRDValidation {
+    const req = validateRequest(this.json, objects, options);
+    return parseValidateResponse(this.runtime.core.raw('validate', req));
+  }
+
+  /**
+   * Reports the CRD's x-kubernetes-validations cost estimates against kube-apiserver's limits
+   * (`celwasm_cost`; docs/abi.md, "cost"): what kube-apiserver reports when the CRD is created
+   * (structural schema errors, compile errors, rules over StaticEstimatedCostLimit per rule or
+   * StaticEstimatedCRDCostLimit per schema), every rule's estimated cost (cost units, exact
+   * `bigint`s) and where it comes from, and for rules over a limit the `maxItems`/`maxLength`/
+   * `maxProperties` that would bring them under. A CRD with errors is reported (`valid: false`).
+   *
+   * @throws {InvalidCRDError} `invalid_crd`: the input is not a usable CRD (not a CRD, no such
+   *   version). {@link CelError} `bad_request`, `closed`, `trap`.
+   */
+  cost(options?: CostOptions): CRDCostReport {
+    return parseCostResponse(this.runtime.core.raw('cost', costRequest(this.json, options)));
   }
 }

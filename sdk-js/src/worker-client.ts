@@ -9,6 +9,10 @@
 
 import { parseBatchResponse, type CostEstimate } from './core.js';
 import {
+  costRequest, goRawJson, parseCostResponse, parseValidateResponse, validateRequest,
+  type CostOptions, type CRDCostReport, type CRDObject, type CRDValidation, type KubeObject, type ValidateOptions,
+} from './crd.js';
+import {
   batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
   type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
 } from './env.js';
@@ -275,6 +279,13 @@ export class WorkerRuntime {
     return this.env(options).compileWhen(expressions, call);
   }
 
+  /** A CustomResourceDefinition whose validation and cost report run in the Worker (see
+   * `Runtime.crd`).
+   * @throws {CelError} `invalid_argument` when `crd` is neither JSON text nor plain JSON data. */
+  crd(crd: KubeObject): WorkerCRD {
+    return new WorkerCRD(this, goRawJson(crd, 'crd'));
+  }
+
   /** Module, cel-go and Kubernetes versions (see `Runtime.version`). */
   async version(): Promise<VersionInfo> {
     if (!this.versionCache) {
@@ -442,5 +453,40 @@ export class WorkerProgram {
     this.freed = true;
     registry?.unregister(this);
     this.env.runtime.freeInWorker(this.pid);
+  }
+}
+
+/**
+ * A CustomResourceDefinition in a {@link WorkerRuntime}: `validate` and `cost` run in the Worker
+ * (see `CRD` for what they do). The first call for a CRD compiles it in the Worker (seconds for
+ * large CRDs), so a `timeoutMs` should leave room for that; a Worker replaced after a timeout
+ * compiles it again.
+ */
+export class WorkerCRD {
+  /** @internal */
+  constructor(
+    readonly runtime: WorkerRuntime,
+    /** The CRD's JSON as sent to the module (see `CRD.json`). */
+    readonly json: string,
+  ) {}
+
+  /**
+   * Validates objects in the Worker as kube-apiserver validates creates and updates (see
+   * `CRD.validate` for the objects, the outcomes and the errors).
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
+   */
+  async validate(objects: readonly CRDObject[], options?: ValidateOptions & CallOptions): Promise<CRDValidation> {
+    const rt = this.runtime;
+    const req = validateRequest(this.json, objects, options);
+    return parseValidateResponse(await rt.call<Uint8Array>({ t: 'crd', id: rt.id(), fn: 'validate', req }, options));
+  }
+
+  /**
+   * The CRD's rule cost estimates, computed in the Worker (see `CRD.cost`).
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
+   */
+  async cost(options?: CostOptions & CallOptions): Promise<CRDCostReport> {
+    const rt = this.runtime;
+    return parseCostResponse(await rt.call<Uint8Array>({ t: 'crd', id: rt.id(), fn: 'cost', req: costRequest(this.json, options) }, options));
   }
 }

@@ -12,6 +12,7 @@ export type Request =
   | { t: 'compile'; id: number; pid: number; req: string }
   | { t: 'eval'; id: number; pid: number; compile?: string; rest: string[] }
   | { t: 'batch'; id: number; pid: number; compile?: string; rest: string[] }
+  | { t: 'crd'; id: number; fn: 'validate' | 'cost'; req: string }
   | { t: 'free'; pid: number }
   | { t: 'version'; id: number }
   | { t: 'memory'; id: number };
@@ -66,6 +67,11 @@ export function serve(port: ServerPort): void {
           result = core.evalRaw(m.pid, m.rest, 'eval_batch').slice();
           break;
         }
+        case 'crd':
+          // The response bytes, parsed on the page (parseValidateResponse, parseCostResponse)
+          // so that errors are built there as the same typed errors.
+          result = core.raw(m.fn, m.req);
+          break;
         case 'version':
           result = core.version();
           break;

@@ -34,5 +34,20 @@ def check(rt: celwasm.Runtime) -> bool:
     results: list[celwasm.Result | celwasm.CelError] = flt.eval_batch([{"specversion": "1.0"}, "{}"], celwasm.CLOUD_EVENTS, timeout=2.0)
     matched = sum(1 for r in results if isinstance(r, celwasm.Result) and r.value is True)
     acts = when.eval_batch(["{}"], celwasm.ACTIVATIONS)
-    _ = (body, cost, est, ns, v, cel, one, matched, acts)
+    crd: celwasm.CRD = rt.crd("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n")
+    val: celwasm.CRDValidation = crd.validate([{"apiVersion": "example.com/v1"}, celwasm.CRDObject("{}", old_object=b"{}")], version="v1", timeout=1.0)
+    for r in val.results:
+        if isinstance(r, celwasm.ObjectResult):
+            errs: tuple[celwasm.FieldError, ...] = r.errors
+            spent: int = r.cost + r.cost_budget
+            _ = (errs, spent, r.describe())
+    rep: celwasm.CRDCostReport = celwasm.CRD({"kind": "CustomResourceDefinition"}, runtime=rt).cost(version="v1")
+    total: int = sum(s.total_cost for s in rep.schemas)
+    fixes = [f.value for s in rep.schemas for rc in s.rules if rc.explanation for f in rc.explanation.fixes]
+    try:
+        crd.cost()
+    except celwasm.InvalidCRDError as e:
+        fes: tuple[celwasm.FieldError, ...] = e.field_errors
+        _ = fes
+    _ = (body, cost, est, ns, v, cel, one, matched, acts, total, fixes)
     return bool(res.value)

@@ -52,11 +52,23 @@ filtered = subprocess.run(
     capture_output=True, check=True,
 )
 assert matched == len(filtered.stdout.splitlines()) > 0, (matched, filtered.stdout)
+# A CRD (YAML text) and its objects, through the API and the CLI.
+crd_dir = testdata / "crd" / "kep"
+crd = celwasm.CRD((crd_dir / "crd.yaml").read_text())
+objects = [d for d in (crd_dir / "invalid.yaml").read_text().split("\n---\n") if "kind: WebApp" in d]
+invalid = sum(1 for r in crd.validate(objects).results if isinstance(r, celwasm.ObjectResult) and not r.valid)
+assert invalid == len(objects) > 0, (invalid, len(objects))
+assert crd.cost().valid
+validated = subprocess.run(
+    [sys.executable, "-m", "celwasm", "validate", "--crd", str(crd_dir / "crd.yaml"), str(crd_dir / "valid.yaml")],
+    capture_output=True, check=True,
+)
+assert validated.stdout.count(b": valid (create, ") > 0, validated.stdout
 rt = celwasm.default_runtime()
 print(
     "smoke: celwasm %s from %s; (a)-(d) true; import to first result %.2fs (module %s in %.2fs); "
-    "python -m celwasm eval -> %s; filter: %d of %d events"
+    "python -m celwasm eval -> %s; filter: %d of %d events; CRD: %d invalid objects"
     % (celwasm.__version__, Path(celwasm.__file__).parent, first,
        "from cache" if rt.module.from_cache else "compiled", rt.module.load_seconds, cli.stdout.decode().strip(),
-       matched, len(events))
+       matched, len(events), invalid)
 )

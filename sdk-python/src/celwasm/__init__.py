@@ -20,9 +20,13 @@ compatibility version, extensions) compiles an expression into a
 (CloudEvents trigger filters) and :meth:`Env.compile_when` (Tekton when
 expressions) compile programs whose CEL the module derives;
 :meth:`Program.eval_event` evaluates one CloudEvent and
-:meth:`Program.eval_batch` many activations or CloudEvents in one module call. Behaviour (semantics,
-errors, costs) comes from cel-spec as cel-go implements it and from
-kube-apiserver's CEL environment; this package only moves bytes.
+:meth:`Program.eval_batch` many activations or CloudEvents in one module call.
+:class:`CRD` validates custom resources against a CustomResourceDefinition
+offline, as kube-apiserver does (:meth:`CRD.validate`, creates and updates),
+and reports its rules' estimated costs against kube-apiserver's limits
+(:meth:`CRD.cost`). Behaviour (semantics, errors, costs) comes from cel-spec as
+cel-go implements it and from kube-apiserver's CEL environment and
+CustomResourceDefinition code; this package only moves bytes.
 
 Value mapping (results; typed activations are the inverse):
 
@@ -63,10 +67,29 @@ from ._errors import (
     InternalError,
     InvalidActivationError,
     InvalidArgumentError,
+    InvalidCRDError,
     InvalidEnvError,
+    InvalidObjectError,
     Issue,
     TrapError,
     UnknownProgramError,
+)
+from ._crd import (
+    CRD,
+    BoundFix,
+    BoundNode,
+    CallCost,
+    CostExplanation,
+    CRDCostReport,
+    CRDInfo,
+    CRDObject,
+    CRDValidation,
+    FieldError,
+    ObjectResult,
+    RuleCost,
+    RuleRef,
+    SchemaCost,
+    UnknownSize,
 )
 from ._module import DEFAULT_MEMORY_LIMIT, Instance, Module, default_cache_dir
 from ._runtime import (
@@ -114,6 +137,22 @@ __all__ = [
     "DEFAULT_MEMORY_LIMIT",
     "ACTIVATIONS",
     "CLOUD_EVENTS",
+    # CustomResourceDefinition validation
+    "CRD",
+    "CRDObject",
+    "CRDValidation",
+    "CRDInfo",
+    "ObjectResult",
+    "FieldError",
+    "RuleRef",
+    "CRDCostReport",
+    "SchemaCost",
+    "RuleCost",
+    "CostExplanation",
+    "BoundNode",
+    "UnknownSize",
+    "CallCost",
+    "BoundFix",
     # values
     "UInt",
     "Timestamp",
@@ -134,6 +173,8 @@ __all__ = [
     "Issue",
     "UnknownProgramError",
     "InvalidActivationError",
+    "InvalidCRDError",
+    "InvalidObjectError",
     "EvaluationError",
     "CostLimitExceededError",
     "CanceledError",

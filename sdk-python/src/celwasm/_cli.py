@@ -5,10 +5,14 @@ bytes for the same arguments.
     python -m celwasm check -e EXPR [--var NAME=TYPE]...
     python -m celwasm filter --filter filter.yaml [-i events.ndjson|-] [--explain]
     python -m celwasm when --context ctx.json -e EXPR [-e EXPR]...
+    python -m celwasm validate --crd crd.yaml [--old old.yaml] object.yaml...
+    python -m celwasm cost --crd crd.yaml
     python -m celwasm version
 
 Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad usage
-(``when``: 0 true, 1 false, 2 an error).
+(``when``: 0 true, 1 false, 2 an error; ``validate``: 1 when an object is
+invalid or a CRD would be rejected; ``cost``: 1 when a CRD's rules do not
+compile or exceed a limit).
 Flags are parsed as Go's ``flag`` package does (``-x``/``--x``, ``-x=v``,
 ``-x v``; parsing stops at the first non-flag argument).
 """
@@ -20,7 +24,9 @@ import sys
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
-from ._gocompat import InputError, go_parse_uint, object_keys, read_documents, read_events, select_path
+from ._crd import CRD, CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
+from ._errors import InvalidCRDError
+from ._gocompat import InputError, go_encode, go_parse_uint, go_quote_string, go_trim_space, object_keys, read_documents, read_events, select_path
 from ._runtime import CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 from ._text import format_text
 
@@ -31,6 +37,8 @@ Usage:
   python -m celwasm check -e EXPR [flags]              type-check; prints the output type and cost estimate
   python -m celwasm filter --filter F.yaml -i EVENTS   CloudEvents trigger filter: matching events to stdout
   python -m celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
+  python -m celwasm validate --crd CRD.yaml OBJ.yaml   custom resources against a CRD, as kube-apiserver (--old for updates)
+  python -m celwasm cost --crd CRD.yaml                a CRD's rule cost estimates against the limits, explained
   python -m celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'python -m celwasm COMMAND -h' for a command's flags.
@@ -57,22 +65,54 @@ def _parse_bool(v: str) -> bool:
 
 class FlagSet:
     """Go's ``flag.FlagSet`` (ContinueOnError): the same accepted syntax and the
-    same failures (exit status 2)."""
+    same failures (exit status 2). With ``usage``, that text is the usage
+    message, followed by Go's ``PrintDefaults`` of the flags."""
 
-    def __init__(self, name: str, stderr: IO[str]) -> None:
+    def __init__(self, name: str, stderr: IO[str], usage: Optional[str] = None) -> None:
         self.name = name
         self.stderr = stderr
         self._flags: Dict[str, Tuple[bool, Callable[[str], None], str]] = {}
+        # name -> (kind: "bool", "string" or "value" (a flag.Value), default text)
+        self._defaults: Dict[str, Tuple[str, str]] = {}
+        self._usage_text = usage
         self.args: List[str] = []
 
-    def add(self, name: str, setter: Callable[[str], None], help: str, is_bool: bool = False) -> None:
+    def add(self, name: str, setter: Callable[[str], None], help: str, is_bool: bool = False, *, kind: str = "", default: str = "") -> None:
         self._flags[name] = (is_bool, setter, help)
+        self._defaults[name] = ("bool" if is_bool else kind or "string", default)
 
     def _usage(self) -> None:
+        if self._usage_text is not None:
+            self.stderr.write(self._usage_text)
+            self.print_defaults()
+            return
         self.stderr.write("Usage of %s:\n" % self.name)
         for name in sorted(self._flags):
             is_bool, _, help = self._flags[name]
             self.stderr.write("  -%s%s\n    \t%s\n" % (name, "" if is_bool else " value", help))
+
+    def print_defaults(self) -> None:
+        """Go's ``FlagSet.PrintDefaults``: each flag in name order, its
+        back-quoted argument name (or its type's), its usage, and its default
+        when that is not the zero value."""
+        for name in sorted(self._flags):
+            _, _, help = self._flags[name]
+            kind, default = self._defaults[name]
+            arg, usage = "value", help
+            i = help.find("`")
+            j = help.find("`", i + 1) if i >= 0 else -1
+            if j > i >= 0:
+                arg, usage = help[i + 1 : j], help[:i] + help[i + 1 : j] + help[j + 1 :]
+            elif kind == "bool":
+                arg = ""
+            elif kind == "string":
+                arg = "string"
+            line = "  -" + name + (" " + arg if arg else "")
+            line += "\t" if len(line) <= 4 else "\n    \t"
+            line += usage.replace("\n", "\n    \t")
+            if default not in ("", "false" if kind == "bool" else ""):
+                line += " (default %s)" % (go_quote_string(default) if kind == "string" else default)
+            self.stderr.write(line + "\n")
 
     def _fail(self, msg: str) -> None:
         self.stderr.write(msg + "\n")
@@ -259,6 +299,10 @@ def run(
         return _cmd_filter(rest, stdin, stdout, stderr)
     if cmd == "when":
         return _cmd_when(rest, stdout, stderr)
+    if cmd == "validate":
+        return _cmd_validate(rest, stdin, stdout, stderr)
+    if cmd == "cost":
+        return _cmd_cost(rest, stdin, stdout, stderr)
     if cmd in ("-h", "--help", "help"):
         stdout.write(USAGE.encode("utf-8"))
         return EXIT_OK
@@ -659,6 +703,496 @@ def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
         return EXIT_ERROR
     _report(stderr, ValueError("when expressions must evaluate to a bool, got " + res.json.decode("utf-8", "replace")))
     return EXIT_USAGE
+
+
+
+# --- validate and cost: cmd/celwasm/crd.go ------------------------------------------------------
+
+_VALIDATE_USAGE = """Usage: celwasm validate --crd CRD.yaml [--old OLD.yaml] [flags] OBJECT.yaml...
+
+Validates custom resources as kube-apiserver would on create (or, with --old,
+on update): pruning, defaulting, object metadata, the OpenAPI schema and every
+x-kubernetes-validations rule, with transition rules and cost budgets. Files
+hold YAML (several documents, kind: List expanded) or JSON; "-" is stdin.
+Each object is checked against the CRD of its group and kind (--crd may be
+given several times, a file may hold several CRDs). With --old, an object
+replaces the old object of the same kind, namespace and name (an update);
+objects without one are creates.
+
+Exit status: 0 if every object is valid, 1 if any is invalid (or the CRD
+would be rejected), 2 on bad usage.
+
+Flags:
+"""
+
+_COST_USAGE = """Usage: celwasm cost --crd CRD.yaml [--version V] [flags]
+
+Reports the estimated cost of every x-kubernetes-validations rule and
+messageExpression against kube-apiserver's limits (10,000,000 per rule,
+100,000,000 per schema), where it comes from (the lists above the rule that
+multiply how often it runs, the lists, maps and strings it reads, its
+calls), and for rules over a limit the maxItems/maxLength/maxProperties
+that would bring them under.
+
+Exit status: 0 if the CRD's rules compile and fit the limits, 1 otherwise,
+2 on bad usage.
+
+Flags:
+"""
+
+_ENGINE_HELP = "WebAssembly runtime: wazero or wasmtime"
+
+
+class _CLIError(Exception):
+    """An input error, printed as the Go CLI prints it."""
+
+
+def _go_fields(doc: bytes, spec: Dict[str, Any]) -> Tuple[Dict[str, Any], bool]:
+    """Go's ``json.Unmarshal`` of a document into a struct of string fields
+    (``spec``: JSON name → ``str`` or a nested spec): the values it fills in and
+    whether it succeeded. As Go, member names match case-insensitively, the
+    last of duplicate members wins, ``null`` leaves a field alone, and a
+    member of the wrong type is an error after the rest was filled in."""
+    try:
+        v = json.loads(doc.decode("utf-8", "replace"), object_pairs_hook=lambda pairs: ("obj", pairs))
+    except (ValueError, RecursionError):
+        return _zero(spec), False
+    out = _zero(spec)
+    if v is None:
+        return out, True
+    return out, _fill(v, spec, out)
+
+
+def _zero(spec: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: "" if t is str else _zero(t) for k, t in spec.items()}
+
+
+def _fill(v: Any, spec: Dict[str, Any], out: Dict[str, Any]) -> bool:
+    if not (isinstance(v, tuple) and v and v[0] == "obj"):
+        return False
+    ok = True
+    for key, val in v[1]:
+        name = key if key in spec else next((k for k in spec if k.lower() == key.lower()), None)
+        if name is None or val is None:
+            continue
+        t = spec[name]
+        if t is str:
+            if isinstance(val, str):
+                out[name] = val
+            else:
+                ok = False
+        elif not _fill(val, t, out[name]):
+            ok = False
+    return ok
+
+
+_CRD_FIELDS: Dict[str, Any] = {"apiVersion": str, "kind": str, "metadata": {"name": str}, "spec": {"group": str, "names": {"kind": str}}}
+_KEY_FIELDS: Dict[str, Any] = {"apiVersion": str, "kind": str, "metadata": {"name": str, "namespace": str}}
+
+# Go's error texts (syscall.Errno) for the usual reasons a file cannot be read.
+_ERRNO_TEXT = {2: "no such file or directory", 13: "permission denied", 20: "not a directory", 21: "is a directory", 40: "too many levels of symbolic links"}
+
+
+def _read_input(file: str, stdin: IO[bytes]) -> bytes:
+    if file == "-":
+        return stdin.read()
+    try:
+        with open(file, "rb") as f:
+            return f.read()
+    except IsADirectoryError:
+        # Go opens a directory and fails to read it.
+        raise _CLIError("%s: read %s: is a directory" % (file, file)) from None
+    except OSError as e:
+        text = _ERRNO_TEXT.get(e.errno or 0) or (e.strerror or str(e)).lower()
+        raise _CLIError("open %s: %s" % (file, text)) from None
+
+
+def _list_items(doc: bytes) -> Optional[List[bytes]]:
+    """The items of a ``kind: List`` document (cmd/celwasm readObjects: a
+    successful ``json.Unmarshal`` into ``{Kind string; Items
+    []json.RawMessage}`` with kind List), else None."""
+    try:
+        v = json.loads(doc.decode("utf-8", "replace"), object_pairs_hook=lambda pairs: ("obj", pairs))
+    except (ValueError, RecursionError):
+        return None
+    if v is None or not (isinstance(v, tuple) and v and v[0] == "obj"):
+        return None
+    kind: Any = ""
+    items: Any = None
+    for key, val in v[1]:
+        if key.lower() == "kind" and val is not None:
+            kind = val
+        elif key.lower() == "items" and val is not None:
+            items = val
+    if not isinstance(kind, str) or (items is not None and not isinstance(items, list)):
+        return None
+    if kind != "List":
+        return None
+    if not items:
+        return []
+    return _raw_items(doc)
+
+
+def _raw_items(doc: bytes) -> List[bytes]:
+    """The elements of a document's top-level ``items`` array (the last member
+    named so, as Go decodes it) as JSON text."""
+    from ._gocompat import _split_top_level, go_compact
+
+    c = go_compact(doc)
+    assert c is not None
+    found: Optional[bytes] = None
+    i, n = 1, len(c)
+    while i < n and c[i] != 0x7D:
+        j = i + 1  # the key string
+        while c[j] != 0x22:
+            j += 2 if c[j] == 0x5C else 1
+        key = json.loads(c[i : j + 1].decode("utf-8", "replace"))
+        k = j + 2  # after the colon
+        depth, m = 0, k
+        while True:
+            ch = c[m]
+            if ch == 0x22:
+                m += 1
+                while c[m] != 0x22:
+                    m += 2 if c[m] == 0x5C else 1
+            elif ch in (0x5B, 0x7B):
+                depth += 1
+            elif ch in (0x5D, 0x7D):
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch == 0x2C and depth == 0:
+                break
+            m += 1
+        if key.lower() == "items" and c[k : m] != b"null":
+            found = c[k:m]
+        i = m + 1 if m < n and c[m] == 0x2C else m
+    return _split_top_level(found) if found is not None else []
+
+
+def _read_objects(file: str, stdin: IO[bytes]) -> List[bytes]:
+    """cmd/celwasm readObjects: the JSON documents of a file ("-": stdin),
+    kind: List expanded."""
+    data = _read_input(file, stdin)
+    try:
+        docs = read_documents(data)
+    except InputError as e:
+        raise _CLIError("%s: %s" % (file, e)) from None
+    out: List[bytes] = []
+    for d in docs:
+        items = _list_items(d)
+        if items is None:
+            out.append(d)
+        else:
+            out.extend(items)
+    return out
+
+
+class _CRDDoc:
+    __slots__ = ("json", "name", "group", "kind", "file")
+
+    def __init__(self, doc: bytes, name: str, group: str, kind: str, file: str) -> None:
+        self.json, self.name, self.group, self.kind, self.file = doc, name, group, kind, file
+
+
+def _read_crds(files: List[str], stdin: IO[bytes]) -> List[_CRDDoc]:
+    out: List[_CRDDoc] = []
+    for f in files:
+        for d in _read_objects(f, stdin):
+            m, ok = _go_fields(d, _CRD_FIELDS)
+            if not ok or m["kind"] != "CustomResourceDefinition":
+                raise _CLIError("%s: a document is not a CustomResourceDefinition (kind %s)" % (f, go_quote_string(m["kind"])))
+            out.append(_CRDDoc(d, m["metadata"]["name"], m["spec"]["group"], m["spec"]["names"]["kind"], f))
+    if not out:
+        raise _CLIError("no CustomResourceDefinition in %s" % ", ".join(files))
+    return out
+
+
+_Key = Tuple[str, str, str, str]
+
+
+def _key_of(doc: bytes) -> Tuple[_Key, bool]:
+    m, ok = _go_fields(doc, _KEY_FIELDS)
+    if not ok:
+        return ("", "", "", ""), False
+    av = m["apiVersion"]
+    i = av.rfind("/")
+    return (av[:i] if i >= 0 else "", m["kind"], m["metadata"]["namespace"], m["metadata"]["name"]), True
+
+
+def _lookup_old(olds: Dict[_Key, bytes], k: _Key) -> Optional[bytes]:
+    old = olds.get(k)
+    if old is not None:
+        return old
+    ns = k[2]
+    alt = "default" if ns == "" else "" if ns == "default" else ns
+    return olds.get((k[0], k[1], alt, k[3]))
+
+
+def _group(n: int) -> str:
+    """n with thousands separators."""
+    return "{:,}".format(n)
+
+
+def _cost_text(n: int) -> str:
+    return "unbounded" if n == 0xFFFFFFFFFFFFFFFF else _group(n)
+
+
+def _print_crd_error(stderr: IO[str], c: _CRDDoc, err: BaseException) -> None:
+    if isinstance(err, InvalidCRDError) and err.field_errors:
+        head = "The CustomResourceDefinition %s is invalid: " % go_quote_string(c.name)
+        if len(err.field_errors) == 1:
+            stderr.write(head + str(err.field_errors[0]) + "\n")
+            return
+        stderr.write(head + "\n")
+        for e in err.field_errors:
+            stderr.write("* " + str(e) + "\n")
+        return
+    if isinstance(err, CelError):
+        stderr.write("error: %s: %s: %s\n" % (c.file, err.code, err.message))
+        return
+    stderr.write("error: %s: %s\n" % (c.file, err))
+
+
+def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
+    if isinstance(r, CelError):
+        out.append("error: %s: %s\n" % (file, r.message))
+        return
+    ref = r.kind.lower() + "." + r.group + "/" + r.name
+    where = " in " + r.namespace if r.namespace else ""
+    cost = "rule cost %s" % _group(r.cost)
+    if r.cost_exceeded:
+        cost = "rule cost limit exceeded"
+    elif r.cel_skipped:
+        cost = "rules not run"
+    out.append("%s%s: %s (%s, %s)\n" % (ref, where, "valid" if r.valid else "invalid", r.operation, cost))
+    for w in r.warnings:
+        out.append("Warning: " + w + "\n")
+    if r.valid:
+        return
+    out.append(r.describe() + "\n")
+    if show_rules:
+        for e in r.errors:
+            if e.rule is not None:
+                out.append("  %s: rule %s (%s)\n" % (e.field, go_quote_string(e.rule.rule), e.rule.schema_path))
+
+
+def _json_out(v: Any) -> bytes:
+    """An Encoder with SetEscapeHTML(false) and SetIndent("", "  ")."""
+    return (go_encode(v, indent="  ", html=False) + "\n").encode("utf-8", "surrogatepass")
+
+
+def _crd_flags(fs: FlagSet, opt: Dict[str, Any], crd_files: List[str]) -> None:
+    fs.add("crd", crd_files.append, "a `file` with CustomResourceDefinitions (YAML or JSON); repeatable", kind="value")
+    fs.add("engine", lambda v: opt.__setitem__("engine", v), _ENGINE_HELP, default="wazero")
+
+
+def _cmd_validate(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
+    """cmd/celwasm cmdValidate: objects (creates, or updates of the --old
+    objects) against the CRDs of their group and kind; kubectl's messages or
+    the results as JSON."""
+    fs = FlagSet("celwasm validate", stderr, usage=_VALIDATE_USAGE)
+    crd_files: List[str] = []
+    old_files: List[str] = []
+    opt: Dict[str, Any] = {"version": "", "o": "text", "show_rules": False, "engine": "wazero"}
+    _crd_flags(fs, opt, crd_files)
+    fs.add("old", old_files.append, "a `file` with the stored objects: an object with the same kind, namespace and name is validated as an update of it; repeatable", kind="value")
+    fs.add("version", lambda v: opt.__setitem__("version", v), "validate against this `version` of the CRD: objects of other versions are converted as without a conversion webhook (default: each object's apiVersion)")
+    fs.add("o", lambda v: opt.__setitem__("o", v), "output: text (kubectl's messages) or json (the module's results)", default="text")
+    fs.add("show-rules", lambda v: opt.__setitem__("show_rules", _parse_bool(v)), "name the x-kubernetes-validations rule under each error it produced", True)
+    try:
+        fs.parse(args)
+    except (_Usage, _Help):
+        return EXIT_USAGE
+    if not crd_files or not fs.args or opt["o"] not in ("text", "json"):
+        stderr.write("celwasm validate: --crd and at least one object file are required; -o is text or json\n")
+        return EXIT_USAGE
+    try:
+        crds = _read_crds(crd_files, stdin)
+        olds: Dict[_Key, bytes] = {}
+        for f in old_files:
+            for d in _read_objects(f, stdin):
+                k, ok = _key_of(d)
+                if ok:
+                    olds[k] = d
+        # Objects in input order: (document, old document, index of its CRD or -1, file).
+        items: List[Tuple[bytes, Optional[bytes], int, str]] = []
+        for f in fs.args:
+            for d in _read_objects(f, stdin):
+                k, _ = _key_of(d)
+                ci = next((i for i, c in enumerate(crds) if c.group == k[0] and c.kind == k[1]), -1)
+                items.append((d, _lookup_old(olds, k) if ci >= 0 else None, ci, f))
+    except _CLIError as e:
+        stderr.write("celwasm validate: %s\n" % e)
+        return EXIT_ERROR
+    try:
+        rt = _new_runtime(opt["engine"])
+    except (ValueError, CelError) as e:
+        return _report(stderr, e)
+    results: List[Any] = [None] * len(items)
+    status = EXIT_OK
+    with rt:
+        for ci, c in enumerate(crds):
+            idx = [i for i, it in enumerate(items) if it[2] == ci]
+            # A CRD no object names is still checked: its errors are reported.
+            try:
+                v = CRD(c.json, runtime=rt).validate([CRDObject(items[i][0], items[i][1]) for i in idx], version=opt["version"] or None)
+            except CelError as e:
+                status = EXIT_ERROR
+                _print_crd_error(stderr, c, e)
+                continue
+            for w in v.crd.warnings:
+                stderr.write("Warning: %s: %s\n" % (c.name, w))
+            for j, r in zip(idx, v.results):
+                results[j] = r
+    out: List[str] = []
+    json_out: List[Any] = []
+    for (doc, _, ci, f), r in zip(items, results):
+        if ci < 0:
+            k, _ = _key_of(doc)
+            msg = "%s: no CustomResourceDefinition for kind %s in group %s" % (f, go_quote_string(k[1]), go_quote_string(k[0]))
+            d = go_trim_space(doc)
+            if not d or d[:1] != b"{":
+                # %.40s: the first 40 characters (invalid UTF-8 bytes count one each).
+                msg = "%s: a document is not an object: %s" % (f, d.decode("utf-8", "surrogateescape")[:40])
+            status = EXIT_ERROR
+            if opt["o"] == "json":
+                json_out.append({"error": {"code": "invalid_object", "message": msg}})
+            else:
+                out.append("error: " + msg + "\n")
+            continue
+        if r is None:
+            continue  # the CRD failed; reported above
+        if isinstance(r, CelError) or not r.valid:
+            status = EXIT_ERROR
+        if opt["o"] == "json":
+            if isinstance(r, CelError):
+                # The Go host's ObjectResult with Err set: every other member empty.
+                entry = go_struct(r)
+                entry.update(go_struct(ObjectResult()))
+                json_out.append(entry)
+            else:
+                json_out.append(go_struct(r))
+            continue
+        _print_result(out, f, r, opt["show_rules"])
+    if opt["o"] == "json":
+        stdout.write(_json_out(json_out))
+    else:
+        stdout.write("".join(out).encode("utf-8", "surrogateescape"))
+    return status
+
+
+def _cmd_cost(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
+    """cmd/celwasm cmdCost: every rule's estimated cost against kube-apiserver's
+    limits, explained; the reports as JSON with -o json."""
+    fs = FlagSet("celwasm cost", stderr, usage=_COST_USAGE)
+    crd_files: List[str] = []
+    opt: Dict[str, Any] = {"version": "", "o": "text", "v": False, "engine": "wazero"}
+    _crd_flags(fs, opt, crd_files)
+    fs.add("version", lambda v: opt.__setitem__("version", v), "report only this `version`'s schema (default: every version)")
+    fs.add("o", lambda v: opt.__setitem__("o", v), "output: text or json (the module's report)", default="text")
+    fs.add("v", lambda v: opt.__setitem__("v", _parse_bool(v)), "explain every rule, not only those over a limit", True)
+    try:
+        fs.parse(args)
+    except (_Usage, _Help):
+        return EXIT_USAGE
+    if not crd_files or fs.args or opt["o"] not in ("text", "json"):
+        stderr.write("celwasm cost: --crd is required and takes no arguments; -o is text or json\n")
+        return EXIT_USAGE
+    try:
+        crds = _read_crds(crd_files, stdin)
+    except _CLIError as e:
+        stderr.write("celwasm cost: %s\n" % e)
+        return EXIT_ERROR
+    try:
+        rt = _new_runtime(opt["engine"])
+    except (ValueError, CelError) as e:
+        return _report(stderr, e)
+    status = EXIT_OK
+    reports: List[Any] = []
+    with rt:
+        for c in crds:
+            try:
+                rep = CRD(c.json, runtime=rt).cost(version=opt["version"] or None)
+            except CelError as e:
+                _print_crd_error(stderr, c, e)
+                status = EXIT_ERROR
+                continue
+            if not rep.valid:
+                status = EXIT_ERROR
+            if opt["o"] == "json":
+                reports.append(go_struct(rep))
+                continue
+            out: List[str] = []
+            _print_cost(out, rep, opt["v"])
+            stdout.write("".join(out).encode("utf-8", "surrogateescape"))
+    if opt["o"] == "json":
+        stdout.write(_json_out(reports))
+    return status
+
+
+def _print_cost(out: List[str], rep: CRDCostReport, verbose: bool) -> None:
+    out.append("CustomResourceDefinition %s\n" % rep.crd.name)
+    for sc in rep.schemas:
+        over = "  EXCEEDS" if sc.total_cost > sc.total_limit else ""
+        out.append("\n%s (versions %s): total estimated cost %s of %s%s\n" % (sc.path, ", ".join(sc.versions), _cost_text(sc.total_cost), _group(sc.total_limit), over))
+        if not sc.rules:
+            out.append("  no x-kubernetes-validations\n")
+            continue
+        prefix = sc.path + "."
+        for rc in sc.rules:
+            where = rc.node or "(root)"
+            kind = " messageExpression" if rc.kind == "messageExpression" else ""
+            mark = "  EXCEEDS " + _group(rc.limit) if rc.exceeds else ""
+            path = rc.path[len(prefix) :] if rc.path.startswith(prefix) else rc.path
+            if rc.error:
+                out.append("  %14s  %s%s  %s\n      %s\n      does not compile: %s\n" % ("-", where, kind, path, rc.expression, rc.error.replace("\n", "\n      ")))
+                continue
+            out.append("  %14s  %s%s  %s%s\n      %s\n" % (_cost_text(rc.cost), where, kind, path, mark, rc.expression))
+            e = rc.explanation
+            if e is not None and (verbose or rc.exceeds or e.fixes or e.combined_fix or e.no_fix):
+                _print_explanation(out, e)
+    if not rep.valid:
+        out.append("\n")
+        head = "The CustomResourceDefinition %s is invalid: " % go_quote_string(rep.crd.name)
+        if len(rep.errors) == 1:
+            out.append(head + str(rep.errors[0]) + "\n")
+        else:
+            out.append(head + "\n")
+            for fe in rep.errors:
+                out.append("* " + str(fe) + "\n")
+
+
+def _print_explanation(out: List[str], e: CostExplanation) -> None:
+    out.append("      %s\n" % e.summary)
+    for r in e.runs:
+        out.append("      runs once per %s of %s: %s\n" % ("entry" if r.kind == "map" else "item", r.path, _bound_text(r, "times")))
+    for s in e.sizes:
+        out.append("      reads %s %s: %s\n" % (s.kind, s.path, _bound_text(s, {"list": "items", "map": "entries"}.get(s.kind, "bytes"))))
+    for u in e.unknown_sizes:
+        out.append("      unbounded size: %s (passed to %s, at %d:%d)\n" % (u.expression, u.function, u.line, u.column))
+    for c in e.calls[:5]:
+        out.append("      %5.1f%%  %s  %s (at %d:%d)\n" % (c.percent, c.function, c.expression, c.line, c.column))
+    for f in e.fixes:
+        now = "" if f.current is None else " (now %d)" % f.current
+        out.append("      fix: %s ≤ %d on %s%s (estimated cost then %s)\n" % (f.set, f.value, f.path, now, _cost_text(f.cost)))
+    if e.combined_fix:
+        parts = ["%s ≤ %d on %s" % (f.set, f.value, f.path) for f in e.combined_fix]
+        out.append("      fix (together): %s (estimated cost then %s)\n" % (", ".join(parts), _cost_text(e.combined_fix[-1].cost)))
+    if e.no_fix:
+        out.append("      %s\n" % e.no_fix)
+
+
+def _bound_text(n: BoundNode, unit: str) -> str:
+    if n.bound is not None:
+        return "%s %d → up to %s %s" % (n.bound_name, n.bound, _group(n.max_size), unit)
+    if n.bound_name == "enum":
+        return "enum → up to %s %s" % (_group(n.max_size), unit)
+    if n.from_request_size and n.bound_name:
+        return "no %s → up to %s %s (what fits in a 3 MiB request)" % (n.bound_name, _group(n.max_size), unit)
+    if n.from_request_size:
+        return "up to %s %s (what fits in a 3 MiB request)" % (_group(n.max_size), unit)
+    return "up to %s %s" % (_group(n.max_size), unit)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Type
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._crd import FieldError
 
 __all__ = [
     "CelError",
@@ -29,6 +32,8 @@ __all__ = [
     "ClosedError",
     "InvalidArgumentError",
     "DecodeError",
+    "InvalidCRDError",
+    "InvalidObjectError",
     "Issue",
 ]
 
@@ -41,6 +46,8 @@ CODE_INVALID_ACTIVATION = "invalid_activation"
 CODE_EVAL = "eval_error"
 CODE_COST_LIMIT = "cost_limit_exceeded"
 CODE_CANCELED = "canceled"
+CODE_INVALID_CRD = "invalid_crd"
+CODE_INVALID_OBJECT = "invalid_object"
 CODE_INTERNAL = "internal"
 # Codes added by this host.
 CODE_TRAP = "trap"
@@ -198,6 +205,45 @@ class DeadlineExceededError(CanceledError, TimeoutError):
     default_code = CODE_DEADLINE_EXCEEDED
 
 
+class InvalidCRDError(CelError):
+    """The CustomResourceDefinition cannot be used (``invalid_crd``): it is not an
+    apiextensions.k8s.io/v1 CustomResourceDefinition (not JSON, another kind or
+    version, missing group/kind/versions, a field of the wrong type), has no
+    such version, or — ``field_errors`` then lists why — kube-apiserver would
+    reject it when it is created: a schema that is not structural, rules that
+    do not compile or exceed the cost limits, ``oldSelf`` where it cannot be
+    used, ... ``message`` is then kube-apiserver's Status message for the CRD.
+
+    Attributes:
+        field_errors: kube-apiserver's field errors for the CRD
+            (:class:`FieldError`, sorted by field path); empty when the CRD is
+            not usable at all.
+    """
+
+    default_code = CODE_INVALID_CRD
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: Optional[str] = None,
+        cost: Optional[int] = None,
+        field_errors: "Sequence[FieldError]" = (),
+    ) -> None:
+        super().__init__(message, code=code, cost=cost)
+        self.field_errors: "Tuple[FieldError, ...]" = tuple(field_errors)
+
+
+class InvalidObjectError(CelError):
+    """An object never reached validation (``invalid_object``): it is not a JSON
+    object, has no apiVersion or kind, is not of the CRD's group and kind,
+    names a version that is not served (or cannot be converted offline), or
+    has metadata that does not decode. Returned in
+    :attr:`CRDValidation.results` in the object's place, not raised."""
+
+    default_code = CODE_INVALID_OBJECT
+
+
 class InternalError(CelError):
     """A bug: a recovered panic in the module, or a response the host cannot read (``internal``)."""
 
@@ -252,6 +298,8 @@ _BY_CODE: Dict[str, Type[CelError]] = {
     CODE_EVAL: EvaluationError,
     CODE_COST_LIMIT: CostLimitExceededError,
     CODE_CANCELED: CanceledError,
+    CODE_INVALID_CRD: InvalidCRDError,
+    CODE_INVALID_OBJECT: InvalidObjectError,
     CODE_INTERNAL: InternalError,
     CODE_TRAP: TrapError,
     CODE_DEADLINE_EXCEEDED: DeadlineExceededError,

@@ -27,6 +27,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 __all__ = [
     "GoNumber",
+    "go_quote",
+    "go_encode",
+    "go_quote_string",
+    "go_compact_html",
     "InputError",
     "go_marshal",
     "go_unmarshal_numbers",
@@ -84,9 +88,105 @@ def _escape_char(m: "re.Match[str]") -> str:
     return "\\u%04x" % o
 
 
-def go_quote(s: str) -> str:
-    """A JSON string as Go's ``encoding/json`` writes it (HTML-escaped)."""
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
+_NEEDS_ESCAPE_NO_HTML = re.compile("[\x00-\x1f\"\\\\\u2028\u2029\ud800-\udfff]")
+
+
+def go_quote(s: str, html: bool = True) -> str:
+    """A JSON string as Go's ``encoding/json`` writes it: HTML-escaped (``<``,
+    ``>``, ``&``) unless ``html`` is false (an Encoder with
+    ``SetEscapeHTML(false)``); U+2028, U+2029 and control characters always
+    escaped, lone surrogates (invalid UTF-8) as U+FFFD."""
+    return '"' + (_NEEDS_ESCAPE if html else _NEEDS_ESCAPE_NO_HTML).sub(_escape_char, s) + '"'
+
+
+def go_encode(v: Any, *, indent: str = "", html: bool = True, prefix: str = "") -> str:
+    """Go's ``json.Marshal`` (``indent`` empty) or an Encoder with
+    ``SetIndent("", indent)`` (without its trailing newline) of JSON-ready
+    values: dicts in their insertion order (struct fields), lists and tuples,
+    str, bool, int, float (Go's float64 format), None."""
+    out: List[str] = []
+    _encode(v, out, indent, html, prefix)
+    return "".join(out)
+
+
+def _encode(v: Any, out: List[str], indent: str, html: bool, pre: str) -> None:
+    if v is None:
+        out.append("null")
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif isinstance(v, str):
+        out.append(go_quote(v, html))
+    elif isinstance(v, float):
+        out.append(go_float(v))
+    elif isinstance(v, int):
+        out.append(str(int(v)))
+    elif isinstance(v, (list, tuple)):
+        if not v:
+            out.append("[]")
+            return
+        inner = pre + indent
+        out.append("[")
+        for i, e in enumerate(v):
+            if i:
+                out.append(",")
+            if indent:
+                out.append("\n" + inner)
+            _encode(e, out, indent, html, inner)
+        if indent:
+            out.append("\n" + pre)
+        out.append("]")
+    elif isinstance(v, dict):
+        if not v:
+            out.append("{}")
+            return
+        inner = pre + indent
+        out.append("{")
+        for i, (k, e) in enumerate(v.items()):
+            if i:
+                out.append(",")
+            if indent:
+                out.append("\n" + inner)
+            out.append(go_quote(k, html))
+            out.append(": " if indent else ":")
+            _encode(e, out, indent, html, inner)
+        if indent:
+            out.append("\n" + pre)
+        out.append("}")
+    else:
+        raise TypeError("cannot encode %r" % (v,))
+
+
+def go_quote_string(s: str) -> str:
+    """Go's ``strconv.Quote`` (``%q``): printable characters as they are,
+    ``\\a \\b \\f \\n \\r \\t \\v``, other characters as ``\\xHH``,
+    ``\\uHHHH`` or ``\\UHHHHHHHH``; invalid UTF-8 bytes (surrogate escapes)
+    as ``\\xHH``."""
+    out = ['"']
+    for c in s:
+        o = ord(c)
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
+        elif 0xDC80 <= o <= 0xDCFF:
+            out.append("\\x%02x" % (o - 0xDC00))
+        elif c.isprintable():
+            out.append(c)
+        elif c in _QUOTE_SHORT:
+            out.append(_QUOTE_SHORT[c])
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\x%02x" % o)
+        elif 0xD800 <= o <= 0xDFFF:
+            out.append("\\ufffd")
+        elif o < 0x10000:
+            out.append("\\u%04x" % o)
+        else:
+            out.append("\\U%08x" % o)
+    out.append('"')
+    return "".join(out)
+
+
+_QUOTE_SHORT = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
 def _shortest(f: float) -> Tuple[str, int]:
@@ -339,6 +439,20 @@ def go_compact(b: bytes) -> Optional[bytes]:
     if not go_json_valid(b):
         return None
     return _WHITESPACE_OUTSIDE_STRINGS.sub(lambda m: m.group(1) or b"", b)
+
+
+_HTML_BYTES = re.compile(b"[<>&]|\xe2\x80[\xa8\xa9]")
+_HTML_ESCAPES = {b"<": b"\\u003c", b">": b"\\u003e", b"&": b"\\u0026", b"\xe2\x80\xa8": b"\\u2028", b"\xe2\x80\xa9": b"\\u2029"}
+
+
+def go_compact_html(b: bytes) -> Optional[bytes]:
+    """What Go's ``json.Marshal`` writes of a ``json.RawMessage``: the JSON text
+    compacted, with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped (they occur
+    only inside strings of valid JSON); None when it is not valid JSON."""
+    c = go_compact(b)
+    if c is None:
+        return None
+    return _HTML_BYTES.sub(lambda m: _HTML_ESCAPES[m.group(0)], c)
 
 
 # First bytes of the UTF-8 encodings of Go's white space (unicode.IsSpace).

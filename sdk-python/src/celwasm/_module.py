@@ -34,8 +34,10 @@ EXPORTS = (
     "celwasm_version",
     "celwasm_interrupt_flag",
     "celwasm_eval_batch",
+    "celwasm_validate",
+    "celwasm_cost",
 )
-ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH = range(8)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST = range(10)
 _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     (["i32"], []),
@@ -44,6 +46,8 @@ _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     ([], ["i64"]),
     ([], ["i32"]),
+    (["i32", "i32"], ["i64"]),
+    (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
 )
 _MIN_BUFFER = 64 << 10
@@ -418,7 +422,7 @@ class Instance:
 
     def request(self, idx: int, payload: bytes) -> bytes:
         """Writes ``payload`` into the instance's request buffer, calls the
-        export ``idx`` (``COMPILE``, ``EVAL`` or ``EVAL_BATCH``) and returns a copy of the
+        export ``idx`` (``COMPILE``, ``EVAL``, ``EVAL_BATCH``, ``VALIDATE`` or ``COST``) and returns a copy of the
         response bytes. Clears the interrupt flag first."""
         if self.dead:
             raise TrapError("instance is dead")
@@ -479,6 +483,14 @@ class Instance:
     def eval_batch(self, request: bytes) -> bytes:
         """``celwasm_eval_batch``: header line + NDJSON items → one response line per item."""
         return self.request(EVAL_BATCH, request)
+
+    def validate(self, request: bytes) -> bytes:
+        """``celwasm_validate``: validate request JSON → response JSON."""
+        return self.request(VALIDATE, request)
+
+    def cost(self, request: bytes) -> bytes:
+        """``celwasm_cost``: cost request JSON → response JSON."""
+        return self.request(COST, request)
 
     def free(self, handle: int) -> bool:
         """``celwasm_free``: releases a program handle; True if it was known."""

@@ -13,7 +13,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _module
 from ._errors import (
@@ -31,6 +31,9 @@ from ._gocompat import go_compact, go_is_blank, go_json_valid
 from ._module import DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, Instance, Module
 from ._text import format_text
 from ._values import decode, encode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._crd import CRD, ObjectArg
 
 __all__ = [
     "Runtime",
@@ -392,6 +395,24 @@ class Runtime:
     ) -> "Env":
         """An :class:`Env` of this runtime; arguments as :class:`Env`."""
         return Env(variables, runtime=self, **options)
+
+    def crd(self, crd: "ObjectArg") -> "CRD":
+        """A :class:`CRD` (a CustomResourceDefinition to validate custom
+        resources against) of this runtime; the Go host's ``Runtime.NewCRD``.
+        ``crd`` as :class:`CRD` takes it."""
+        from ._crd import CRD
+
+        return CRD(crd, runtime=self)
+
+    def _request(self, export: int, payload: bytes, timeout: Optional[float]) -> bytes:
+        """Sends one request to an export on an instance from the pool;
+        ``timeout`` bounds the wait for an instance."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pi = self._acquire(deadline)
+        try:
+            return pi.instance.request(export, payload)
+        finally:
+            self._put(pi)
 
     def version(self) -> VersionInfo:
         """The module's versions (cel-go, Kubernetes, Go, compatibility versions,
