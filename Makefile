@@ -99,9 +99,16 @@ test-js: $(EMBED)
 test-python: $(EMBED) $(CLI)
 	$(MAKE) -C sdk-python test
 
+# The batch stages (wasm/stagebench) as a WASI command, timed natively and
+# in both runtimes by celwasm-bench.
+STAGEBENCH := $(BUILD)/stagebench.wasm
+$(STAGEBENCH): $(WASM_SRCS) | tools
+	@mkdir -p $(BUILD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./wasm/stagebench/cmd
+
 # Go first: the JS section reads native cel-go figures from the Go section.
-bench: $(EMBED) $(CLI)
-	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -o docs/benchmarks.md
+bench: $(EMBED) $(CLI) $(STAGEBENCH)
+	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -stages $(STAGEBENCH) -o docs/benchmarks.md
 	$(GO) run ./cmd/celwasm-crd-bench -o docs/benchmarks.md
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench

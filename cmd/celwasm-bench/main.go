@@ -159,6 +159,7 @@ func measure(p path, act []byte) (time.Duration, error) {
 func main() {
 	out := flag.String("o", "", "write the Go section into this markdown file (between <!-- go-bench:start --> and <!-- go-bench:end -->)")
 	rounds := flag.Int("rounds", 3, "rounds over all paths (the median is reported)")
+	stages := flag.String("stages", "", "wasm/stagebench built as a WASI command: time a batch item stage by stage, natively and in both runtimes")
 	flag.Parse()
 	ctx := context.Background()
 	var md strings.Builder
@@ -216,6 +217,9 @@ func main() {
 
 	// Batch filtering.
 	batchSection(ctx, &md, wz, wt, *rounds)
+	if *stages != "" {
+		stagesSection(ctx, &md, *stages)
+	}
 
 	// Cold start.
 	md.WriteString("### Cold start\n\n")

@@ -1,0 +1,143 @@
+// Package stagebench times the stages of evaluating a CloudEvent filter
+// (validate the JSON, build the activation, evaluate) and two Go runtime
+// primitives, so that the same code can be measured natively and as
+// WebAssembly (cmd under GOOS=wasip1) and the ratio located stage by stage.
+// celwasm-bench runs it both ways and writes the table in
+// docs/benchmarks.md.
+package stagebench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/engine"
+)
+
+// Filter is the trigger filter the stages evaluate (the batch benchmark's).
+const Filter = `{"attributes":{"type":"com.github.pull.create","source":"https://github.com/knative/eventing/pulls/123"}}`
+
+// Result is one stage's timing: nanoseconds, heap allocations and bytes
+// allocated per operation, as testing.Benchmark reports them.
+type Result struct {
+	Stage  string `json:"stage"`
+	Ns     int64  `json:"ns"`
+	Allocs int64  `json:"allocs"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// Stages names the stages in the order Run reports them.
+var Stages = []string{
+	"Go runtime: allocate a 64-byte object",
+	"Go runtime: map[string]int lookup",
+	"validate the event JSON",
+	"build the CloudEvent activation (ce, data)",
+	"evaluate `true` (the fixed cost of one evaluation)",
+	"evaluate the filter over a built activation",
+	"whole batch item (EvalBatch of 1000 events, per event)",
+}
+
+var sink any
+
+// Run measures every stage over event, a structured CloudEvent (JSON),
+// in the order of Stages.
+func Run(event []byte) ([]Result, error) {
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, event); err != nil {
+		return nil, fmt.Errorf("event: %v", err)
+	}
+	expr, err := engine.FilterToCEL(gjson.Parse(Filter))
+	if err != nil {
+		return nil, err
+	}
+	env, err := engine.NewEnv(engine.EnvSpec{Base: engine.BaseCEL, Extensions: []engine.ExtensionSpec{{Name: "strings"}},
+		Variables: []engine.VariableSpec{{Name: engine.EventVariable, Type: "map(string, dyn)"}, {Name: engine.DataVariable, Type: "dyn"}}})
+	if err != nil {
+		return nil, err
+	}
+	filter, err := env.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	always, err := env.Compile("true")
+	if err != nil {
+		return nil, err
+	}
+	ev := compact.String() // one line, for the NDJSON batch
+	act, err := env.EventActivation(gjson.Parse(ev))
+	if err != nil {
+		return nil, err
+	}
+	if v, _, err := filter.Eval(act, 0); err != nil || v == nil {
+		return nil, fmt.Errorf("filter: %v", err)
+	}
+	h := abi.NewHandler()
+	resp := h.Compile([]byte(`{"cloudEventFilter":` + Filter + `}`))
+	if !bytes.HasPrefix(resp, []byte(`{"program":1,`)) {
+		return nil, fmt.Errorf("compile: %s", resp)
+	}
+	const items = 1000
+	batch := []byte(`{"program":1,"items":"cloudEvents"}` + strings.Repeat("\n"+ev, items))
+	if out := h.EvalBatch(batch); bytes.Count(out, []byte(`"value"`)) != items {
+		return nil, fmt.Errorf("batch: %.200s", out)
+	}
+	m := map[string]int{}
+	for i := 0; i < 16; i++ {
+		m[fmt.Sprintf("attribute-%d", i)] = i
+	}
+	key := "attribute-11"
+	type obj struct{ a, b, c, d, e, f, g, h int64 }
+
+	bench := []func(b *testing.B){
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink = &obj{}
+			}
+		},
+		func(b *testing.B) {
+			n := 0
+			for i := 0; i < b.N; i++ {
+				n += m[key]
+			}
+			sink = n
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				_ = engine.CheckJSON(ev)
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink, _ = env.EventActivation(gjson.Parse(ev))
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink, _, _ = always.Eval(act, 0)
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink, _, _ = filter.Eval(act, 0)
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink = h.EvalBatch(batch)
+			}
+		},
+	}
+	out := make([]Result, len(bench))
+	for i, f := range bench {
+		r := testing.Benchmark(func(b *testing.B) { b.ReportAllocs(); f(b) })
+		out[i] = Result{Stage: Stages[i], Ns: r.NsPerOp(), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+	}
+	last := &out[len(out)-1]
+	last.Ns, last.Allocs, last.Bytes = last.Ns/items, last.Allocs/items, last.Bytes/items
+	return out, nil
+}
