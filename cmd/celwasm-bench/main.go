@@ -163,7 +163,7 @@ func main() {
 	flag.Parse()
 	ctx := context.Background()
 	var md strings.Builder
-	fmt.Fprintf(&md, "Measured by `make bench` (`go run ./cmd/celwasm-bench -o docs/benchmarks.md`) on %s, %s/%s, %d CPUs, %s; module sha256 %s.\n\n",
+	fmt.Fprintf(&md, "Measured by `make bench` (`go run ./cmd/celwasm-bench -stages build/stagebench.wasm -o docs/benchmarks.md`, after `make build/stagebench.wasm`) on %s, %s/%s, %d CPUs, %s; module sha256 %s.\n\n",
 		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), module.SHA256()[:16])
 
 	cases, err := loadCases()
