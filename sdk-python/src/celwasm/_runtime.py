@@ -205,6 +205,18 @@ _VALUE_PREFIX = b'{"value":'
 _COST_FIELD = b',"cost":'
 
 
+def _eval_result(resp: bytes, fired: bool, timeout: Optional[float]) -> "Result":
+    """Decodes an eval response; a cancellation the watchdog caused becomes
+    :class:`DeadlineExceededError`."""
+    try:
+        value, cost = _parse_eval(resp)
+    except CanceledError as e:
+        if fired:
+            raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
+        raise
+    return Result(value, cost)
+
+
 def _parse_eval(resp: bytes) -> Tuple[bytes, int]:
     if resp.startswith(_VALUE_PREFIX) and resp.endswith(b"}"):
         i = resp.rfind(_COST_FIELD)
@@ -931,46 +943,13 @@ class Program:
             ClosedError: the program or runtime is closed.
         """
         plain, typed = _activation_json(activation, typed_activation)
-        if self._closed:
-            raise ClosedError("program is closed")
-        if cost_limit is not None and not 0 <= cost_limit <= 0xFFFFFFFFFFFFFFFF:
-            raise InvalidArgumentError("cost_limit must be in [0, 2^64-1]")
-        rt = self._rt
-        deadline = None if timeout is None else time.monotonic() + timeout
-        fired = False
-        pi = rt._acquire(deadline)
-        try:
-            h = pi.handles.get(self._id)
-            if h is None:
-                h = self._handle_in(pi)
-            # The activation goes last: invalid JSON inside it is then
-            # reported as invalid_activation rather than bad_request.
-            if cost_limit is None and typed is None:
-                req = b'{"program":%d,"activation":%s}' % (h, plain)
-            else:
-                req = b'{"program":%d%s%s,"activation":%s}' % (
-                    h,
-                    b"" if cost_limit is None else b',"costLimit":%d' % cost_limit,
-                    b"" if typed is None else b',"typedActivation":' + typed,
-                    plain,
-                )
-            if deadline is None:
-                resp = pi.instance.request(_EVAL, req)
-            else:
-                alarm = _watchdog.arm(deadline, pi.instance)
-                try:
-                    resp = pi.instance.request(_EVAL, req)
-                finally:
-                    fired = _watchdog.disarm(alarm)
-        finally:
-            rt._put(pi)
-        try:
-            value, cost = _parse_eval(resp)
-        except CanceledError as e:
-            if fired:
-                raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
-            raise
-        return Result(value, cost)
+        tail = self._check_call(cost_limit)
+        if typed is not None:
+            tail += b',"typedActivation":' + typed
+        # The activation goes last: invalid JSON inside it is then reported
+        # as invalid_activation rather than bad_request.
+        resp, fired = self._call(_EVAL, tail + b',"activation":' + plain + b"}", timeout)
+        return _eval_result(resp, fired, timeout)
 
     def _call(self, export: int, req_tail: bytes, timeout: Optional[float]) -> Tuple[bytes, bool]:
         """Sends ``{"program":H`` + ``req_tail`` to ``export``; returns the
@@ -1054,13 +1033,7 @@ class Program:
             raise InvalidArgumentError("a CloudEvent is a mapping or its JSON text; got %s" % type(event).__name__)
         limit = self._check_call(cost_limit)
         resp, fired = self._call(_EVAL, limit + b',"cloudEvent":' + text + b"}", timeout)
-        try:
-            value, cost = _parse_eval(resp)
-        except CanceledError as e:
-            if fired:
-                raise DeadlineExceededError("evaluation exceeded its %ss timeout" % timeout, cost=e.cost) from None
-            raise
-        return Result(value, cost)
+        return _eval_result(resp, fired, timeout)
 
     def eval_batch(
         self,
