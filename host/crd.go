@@ -181,6 +181,9 @@ func (c *CRD) Validate(ctx context.Context, objects []CRDObject, opts ...Validat
 		return nil, err
 	}
 	if err := decodeCRDError(resp); err != nil {
+		if e, ok := err.(*Error); ok && e.Code == CodeCanceled && ctx.Err() != nil {
+			return nil, ctxError(ctx)
+		}
 		return nil, err
 	}
 	var out struct {

@@ -130,6 +130,11 @@ func (h *Handler) Validate(req []byte) (resp []byte) {
 			old = item.OldObject
 		}
 		res, err := c.Validate(r.Version, item.Object, old)
+		if engine.Interrupted() {
+			// The validator reports an interrupted rule as a field error
+			// and goes on; the request as a whole was canceled.
+			return h.fail(&engine.Error{Code: engine.CodeCanceled, Message: "validation interrupted by the host"})
+		}
 		var b []byte
 		if err != nil {
 			e, ok := err.(*engine.Error)

@@ -409,12 +409,8 @@ func (nilEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker
 func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
 	if e.k8s {
 		// The base env already has OptOptimize, OptTrackCost and the
-		// library cost tracker; the per-call limit and the interrupt
-		// check are ours (later options win).
-		return []cel.ProgramOption{
-			cel.CostLimit(costLimit),
-			cel.CostTracking(interruptingEstimator{inner: &library.CostEstimator{}}),
-		}
+		// library cost tracker; the per-call limit is ours.
+		return []cel.ProgramOption{cel.CostLimit(costLimit)}
 	}
 	// No OptOptimize for the cel base: constant folding at planning turns
 	// errors of constant subexpressions (int(1e100), timestamp overflow)
@@ -423,6 +419,5 @@ func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
 	return []cel.ProgramOption{
 		cel.EvalOptions(cel.OptTrackCost),
 		cel.CostLimit(costLimit),
-		cel.CostTracking(interruptingEstimator{}),
 	}
 }

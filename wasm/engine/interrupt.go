@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 )
 
@@ -29,19 +28,10 @@ func SetInterrupted(on bool) {
 	atomic.StoreUint32(&interruptFlag, v)
 }
 
-// interruptingEstimator wraps the environment's actual-cost estimator,
-// which cel-go calls on every function call of an evaluation, and stops the
-// evaluation there when the interrupt flag is set.
-type interruptingEstimator struct {
-	inner interpreter.ActualCostEstimator
-}
+// Interrupted reports whether the host has set the interrupt flag.
+func Interrupted() bool { return atomic.LoadUint32(&interruptFlag) != 0 }
 
-func (e interruptingEstimator) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
-	if atomic.LoadUint32(&interruptFlag) != 0 {
-		panic(interpreter.EvalCancelledError{Cause: interpreter.ContextCancelled, Message: "operation interrupted by the host"})
-	}
-	if e.inner == nil {
-		return nil
-	}
-	return e.inner.CallCost(function, overloadID, args, result)
-}
+// Every evaluation in the module with cost tracking (the engine's programs,
+// and the CRD validator's, which kube-apiserver's code builds) checks the
+// flag before each function call (patched cel-go; PATCHES.md).
+func init() { interpreter.Interrupted = Interrupted }

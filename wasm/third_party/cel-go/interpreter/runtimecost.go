@@ -251,7 +251,20 @@ func (c *CostTracker) ActualCost() uint64 {
 	return c.cost
 }
 
+// Interrupted, when set, is called before the cost of every function call
+// is tracked; when it reports true the evaluation stops with an
+// EvalCancelledError (cause ContextCancelled).
+//
+// celwasm patch: a WebAssembly instance cannot be signalled, so the host
+// stores to a flag in linear memory and the module points Interrupted at
+// it. Checking here makes every program with cost tracking interruptible,
+// including those kube-apiserver's libraries build (the CRD validator's).
+var Interrupted func() bool
+
 func (c *CostTracker) costCall(call InterpretableCall, args []ref.Val, result ref.Val) uint64 {
+	if Interrupted != nil && Interrupted() {
+		panic(EvalCancelledError{Cause: ContextCancelled, Message: "operation interrupted by the host"})
+	}
 	var cost uint64
 	if len(c.overloadTrackers) != 0 {
 		if tracker, found := c.overloadTrackers[call.OverloadID()]; found {

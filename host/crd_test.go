@@ -1,0 +1,70 @@
+package celwasm_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	celwasm "github.com/celwasm/celwasm/host"
+)
+
+// gridCRD has a rule on each row of a grid: 20 rows of 250 cells pass
+// kube-apiserver's cost estimate, and each row's evaluation stays under the
+// per-call limit (about 440,000 cost units), so a full grid costs about
+// 8,800,000 of the 10,000,000 budget: over 10 s in the module.
+const gridCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+ "metadata":{"name":"grids.example.com"},
+ "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"grids","singular":"grid","kind":"Grid","listKind":"GridList"},
+  "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+   "spec":{"type":"object","properties":{"rows":{"type":"array","maxItems":20,"items":{"type":"object",
+    "x-kubernetes-validations":[{"rule":"self.cells.all(i, self.cells.all(j, i + j >= 0))","message":"negative sum"}],
+    "properties":{"cells":{"type":"array","maxItems":250,"items":{"type":"integer"}}}}}}}}}}}]}}`
+
+func gridObject(rows, cells int) json.RawMessage {
+	c := make([]string, cells)
+	for i := range c {
+		c[i] = fmt.Sprint(i)
+	}
+	row := `{"cells":[` + strings.Join(c, ",") + `]}`
+	r := make([]string, rows)
+	for i := range r {
+		r[i] = row
+	}
+	return json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Grid","metadata":{"name":"g","namespace":"default"},"spec":{"rows":[` + strings.Join(r, ",") + `]}}`)
+}
+
+// TestCRDValidationCancellation: a context deadline stops a long CRD
+// validation (the validator's rules check the interrupt flag too), the
+// caller gets the context's error, and the instance goes on.
+func TestCRDValidationCancellation(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+		rt := newRT(celwasm.WithInstances(1))
+		crd := rt.NewCRD([]byte(gridCRD))
+		// Compile the CRD first, so that the deadline falls in evaluation.
+		small, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: gridObject(1, 3)}})
+		if err != nil || len(small.Results) != 1 || small.Results[0].Invalid() {
+			t.Fatalf("small object: %+v %v", small, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		res, err := crd.Validate(ctx, []celwasm.CRDObject{{Object: gridObject(20, 250)}})
+		elapsed := time.Since(start)
+		if code(err) != celwasm.CodeDeadlineExceeded || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %+v, %v after %v; want deadline_exceeded", res, err, elapsed)
+		}
+		// Before the validator's rules checked the interrupt flag, this
+		// request ran to the end (over 10 s) and returned a result.
+		if elapsed > 3*time.Second {
+			t.Fatalf("interrupt took %v", elapsed)
+		}
+		again, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: gridObject(2, 5)}})
+		if err != nil || again.Results[0].Invalid() {
+			t.Fatalf("after the deadline: %+v %v", again, err)
+		}
+	})
+}
