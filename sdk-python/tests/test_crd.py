@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -401,3 +402,45 @@ def test_default_runtime_and_threads(corpus: List[Dict[str, Any]], module: celwa
             t.join()
         assert got == [want] * 4
         assert rt.instances <= 2
+
+
+# A rule on each of 20 rows of 250 cells: within kube-apiserver's estimated
+# and per-call limits, about 8,800,000 cost units for a full grid, which
+# takes over 10 s in the module (host/crd_test.go).
+GRID_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "grids.example.com"},
+    "spec": {
+        "group": "example.com",
+        "scope": "Namespaced",
+        "names": {"plural": "grids", "singular": "grid", "kind": "Grid", "listKind": "GridList"},
+        "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {
+            "type": "object",
+            "properties": {"spec": {"type": "object", "properties": {"rows": {
+                "type": "array", "maxItems": 20, "items": {
+                    "type": "object",
+                    "x-kubernetes-validations": [{"rule": "self.cells.all(i, self.cells.all(j, i + j >= 0))"}],
+                    "properties": {"cells": {"type": "array", "maxItems": 250, "items": {"type": "integer"}}},
+                }}}}},
+        }}}],
+    },
+}
+
+
+def grid(rows: int, cells: int) -> Dict[str, Any]:
+    return {"apiVersion": "example.com/v1", "kind": "Grid", "metadata": {"name": "g", "namespace": "default"},
+            "spec": {"rows": [{"cells": list(range(cells))} for _ in range(rows)]}}
+
+
+def test_validate_timeout_interrupts_rules(rt1: celwasm.Runtime) -> None:
+    crd = rt1.crd(GRID_CRD)
+    small = crd.validate([grid(1, 3)])  # compiles the CRD in the instance
+    assert isinstance(small.results[0], ObjectResult) and small.results[0].valid
+    start = time.monotonic()
+    with pytest.raises(celwasm.DeadlineExceededError):
+        crd.validate([grid(20, 250)], timeout=0.2)
+    assert time.monotonic() - start < 3
+    # The instance goes on.
+    again = crd.validate([grid(2, 5)])
+    assert isinstance(again.results[0], ObjectResult) and again.results[0].valid

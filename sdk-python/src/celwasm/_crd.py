@@ -593,9 +593,10 @@ class CRD:
                 apiVersion changes); a CRD with a conversion webhook cannot
                 convert offline (:class:`InvalidObjectError`). The Go host's
                 ``Version(name)``.
-            timeout: seconds to wait for a free instance
-                (:class:`DeadlineExceededError`); validation itself is not
-                interrupted.
+            timeout: seconds for the whole call, the wait for a free
+                instance included; when it passes, the rule being evaluated
+                stops at its next CEL function call and
+                :class:`DeadlineExceededError` is raised (no results).
 
         Returns:
             :class:`CRDValidation`: one :class:`ObjectResult` per object, in

@@ -417,14 +417,27 @@ class Runtime:
         return CRD(crd, runtime=self)
 
     def _request(self, export: int, payload: bytes, timeout: Optional[float]) -> bytes:
-        """Sends one request to an export on an instance from the pool;
-        ``timeout`` bounds the wait for an instance."""
+        """Sends one request to an export on an instance from the pool.
+        ``timeout`` bounds the wait for an instance and the call: CEL
+        evaluations in it (a CRD's rules) are interrupted when it passes,
+        and the module's ``canceled`` answer becomes
+        :class:`DeadlineExceededError`."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        fired = False
         pi = self._acquire(deadline)
         try:
-            return pi.instance.request(export, payload)
+            if deadline is None:
+                return pi.instance.request(export, payload)
+            alarm = _watchdog.arm(deadline, pi.instance)
+            try:
+                resp = pi.instance.request(export, payload)
+            finally:
+                fired = _watchdog.disarm(alarm)
         finally:
             self._put(pi)
+        if fired and resp.startswith(b'{"error":{"code":"canceled"'):
+            raise DeadlineExceededError("request exceeded its %ss timeout" % timeout)
+        return resp
 
     def version(self) -> VersionInfo:
         """The module's versions (cel-go, Kubernetes, Go, compatibility versions,
