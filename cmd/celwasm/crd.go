@@ -158,7 +158,7 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	version := fs.String("version", "", "validate against this `version` of the CRD: objects of other versions are converted as without a conversion webhook (default: each object's apiVersion)")
 	output := fs.String("o", "text", "output: text (kubectl's messages) or json (the module's results)")
 	showRules := fs.Bool("show-rules", false, "name the x-kubernetes-validations rule under each error it produced")
-	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	engine := fs.String("engine", defaultEngine, engineUsage)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -373,7 +373,7 @@ func cmdCost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	version := fs.String("version", "", "report only this `version`'s schema (default: every version)")
 	output := fs.String("o", "text", "output: text or json (the module's report)")
 	verbose := fs.Bool("v", false, "explain every rule, not only those over a limit")
-	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	engine := fs.String("engine", defaultEngine, engineUsage)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

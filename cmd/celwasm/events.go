@@ -28,7 +28,7 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	explain := fs.Bool("explain", false, "print the CEL each filter became")
 	failOpen := fs.Bool("fail-open", false, "deliver events whose evaluation fails (default: fail closed)")
 	costLimit := fs.Uint64("cost-limit", celwasm.DefaultCostLimit, "per-event cost limit in cost units")
-	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	engine := fs.String("engine", defaultEngine, engineUsage)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -233,7 +233,7 @@ func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var exprs multiFlag
 	fs.Var(&exprs, "e", "a when `expression` (cel); repeatable, AND-ed")
 	explain := fs.Bool("explain", false, "print the CEL the when list became")
-	engine := fs.String("engine", "wazero", "WebAssembly runtime: wazero or wasmtime")
+	engine := fs.String("engine", defaultEngine, engineUsage)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}

@@ -97,7 +97,7 @@ func TestEvalCLI(t *testing.T) {
 		{[]string{"eval", "-e", "x + 1", "--var", "x=int", "--activation", "-i", "-", "-o", "text"}, `{"x": 41}`, "42\n", 0},
 		{[]string{"eval", "-e", "t.getFullYear()", "--var", "t=timestamp", "--activation", "-i", "-"}, `{"t": "2026-11-21T10:00:00Z"}`, "{\"int\":\"2026\"}\n", 0},
 		{[]string{"eval", "-e", "math.greatest(1, 7, 3)", "--ext", "math"}, "", "{\"int\":\"7\"}\n", 0},
-		{[]string{"eval", "--engine", "wasmtime", "-e", "quantity('1Gi').asInteger()"}, "", "{\"int\":\"1073741824\"}\n", 0},
+		{[]string{"eval", "--engine", "wazero", "-e", "quantity('1Gi').asInteger()"}, "", "{\"int\":\"1073741824\"}\n", 0},
 		// format.* is a Kubernetes 1.31 library: not for new expressions at 1.30, fine when stored
 		{[]string{"eval", "-e", "format.dns1123Label().validate('ok').hasValue()", "--k8s-version", "1.30"}, "", "", 1},
 		{[]string{"eval", "-e", "format.dns1123Label().validate('ok').hasValue()", "--k8s-version", "1.30", "--stored"}, "", "false\n", 0},
