@@ -445,28 +445,21 @@ def _json_arg(value: Any, what: str) -> bytes:
     ``json.RawMessage``: compacted, ``<``, ``>``, ``&``, U+2028 and U+2029
     escaped. Text that is not JSON is read as one YAML document, converted as
     the Go CLI converts YAML (sigs.k8s.io/yaml)."""
-    if isinstance(value, Mapping):
-        from ._runtime import _json_value
+    from ._runtime import _json_value, _text_bytes
 
+    text = _text_bytes(value, what)
+    if text is None:
+        if not isinstance(value, Mapping):
+            raise InvalidArgumentError("%s must be a mapping or its JSON or YAML text; got %s" % (what, type(value).__name__))
         text = _json_value(value, what)
-    elif isinstance(value, (str, bytes, bytearray, memoryview)):
-        if isinstance(value, str):
-            try:
-                text = value.encode("utf-8")
-            except UnicodeEncodeError as e:
-                raise InvalidArgumentError("%s: %s" % (what, e)) from None
-        else:
-            text = bytes(value)
-        if not go_json_valid(text):
-            try:
-                docs = read_documents(text)
-            except InputError as e:
-                raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e)) from None
-            if len(docs) != 1:
-                raise InvalidArgumentError("%s: %d YAML documents; want one" % (what, len(docs)))
-            text = docs[0]
-    else:
-        raise InvalidArgumentError("%s must be a mapping or its JSON or YAML text; got %s" % (what, type(value).__name__))
+    elif not go_json_valid(text):
+        try:
+            docs = read_documents(text)
+        except InputError as e:
+            raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e)) from None
+        if len(docs) != 1:
+            raise InvalidArgumentError("%s: %d YAML documents; want one" % (what, len(docs)))
+        text = docs[0]
     c = go_compact_html(text)
     if c is None:
         raise InvalidArgumentError("%s: not JSON text" % what)

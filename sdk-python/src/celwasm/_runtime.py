@@ -789,22 +789,30 @@ def _json_value(value: Any, what: str) -> bytes:
         raise InvalidArgumentError("%s nests too deeply for Python's recursion limit" % what) from None
 
 
+def _text_bytes(value: Any, what: str) -> Optional[bytes]:
+    """JSON text given as bytes-like or str, as UTF-8 bytes (a str that is not
+    valid Unicode is an InvalidArgumentError naming ``what``); None for any
+    other value."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError("%s: %s" % (what, e)) from None
+    return None
+
+
 def _batch_line(item: Any, index: int) -> bytes:
     """One eval_batch item as the Go host's EvalBatch sends it: text with a line
     break compacted ("<invalid JSON item>" when it is not JSON), blank text as
     null."""
-    if isinstance(item, (bytes, bytearray, memoryview)):
-        b = bytes(item)
-    elif isinstance(item, str):
-        try:
-            b = item.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise InvalidArgumentError("batch item %d: %s" % (index, e)) from None
-    elif item is None:
-        return b"null"
-    elif isinstance(item, Mapping):
-        return _json_value(item, "batch item %d" % index)
-    else:
+    b = _text_bytes(item, "batch item %d" % index)
+    if b is None:
+        if item is None:
+            return b"null"
+        if isinstance(item, Mapping):
+            return _json_value(item, "batch item %d" % index)
         raise InvalidArgumentError("batch item %d: want a mapping or JSON text, got %s" % (index, type(item).__name__))
     if b"\n" in b or b"\r" in b:
         c = go_compact(b)
@@ -834,15 +842,11 @@ def _activation_json(activation: ActivationArg, typed: Any) -> Tuple[bytes, Opti
 
 def _activation_json_slow(activation: ActivationArg, typed: Any) -> Tuple[bytes, Optional[bytes]]:
     typed_parts: List[str] = []
-    if activation is None:
+    given = _text_bytes(activation, "activation")
+    if given is not None:
+        plain = given
+    elif activation is None:
         plain = b"{}"
-    elif isinstance(activation, (bytes, bytearray, memoryview)):
-        plain = bytes(activation)
-    elif isinstance(activation, str):
-        try:
-            plain = activation.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise InvalidArgumentError("activation: %s" % e) from None
     elif isinstance(activation, Mapping):
         parts: List[str] = []
         for name, value in activation.items():
@@ -1033,17 +1037,11 @@ class Program:
             InvalidArgumentError, DeadlineExceededError, TrapError,
             ClosedError: as :meth:`eval`.
         """
-        if isinstance(event, (bytes, bytearray, memoryview)):
-            text = bytes(event)
-        elif isinstance(event, str):
-            try:
-                text = event.encode("utf-8")
-            except UnicodeEncodeError as e:
-                raise InvalidArgumentError("event: %s" % e) from None
-        elif isinstance(event, Mapping):
+        text = _text_bytes(event, "event")
+        if text is None:
+            if not isinstance(event, Mapping):
+                raise InvalidArgumentError("a CloudEvent is a mapping or its JSON text; got %s" % type(event).__name__)
             text = _json_value(event, "event")
-        else:
-            raise InvalidArgumentError("a CloudEvent is a mapping or its JSON text; got %s" % type(event).__name__)
         limit = self._check_call(cost_limit)
         resp, fired = self._call(_EVAL, limit + b',"cloudEvent":' + text + b"}", timeout)
         return _eval_result(resp, fired, timeout)
