@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v42"
@@ -61,11 +60,9 @@ func decodeStages(out []byte) []stagebench.Result {
 }
 
 func stagesWazero(ctx context.Context, bin, event []byte) []stagebench.Result {
-	dir, err := os.UserCacheDir()
-	check(err)
-	cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "celwasm", "stagebench-wazero"))
-	check(err)
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cache))
+	// No compilation cache: the stage benchmark changes with the engine, and
+	// stale entries would pile up in the user's cache directory.
+	rt := wazero.NewRuntime(ctx)
 	defer rt.Close(ctx)
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
 	var stdout, stderr bytes.Buffer
