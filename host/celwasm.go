@@ -36,6 +36,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/celwasm/celwasm/host/internal/cachedir"
 	"github.com/celwasm/celwasm/host/module"
 )
@@ -47,9 +49,6 @@ const (
 	// DefaultCostLimit is kube-apiserver's PerCallLimit, in cost units.
 	DefaultCostLimit = 1_000_000
 )
-
-// EngineFactory compiles the module for a WebAssembly runtime.
-type EngineFactory func(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine, error)
 
 type options struct {
 	instances   int
@@ -386,17 +385,11 @@ func decodeError(resp []byte) error {
 	return e.Error
 }
 
-// VersionInfo describes the module and the runtime.
+// VersionInfo describes the module (wire.VersionInfo: ABI, module, cel-go,
+// Kubernetes and Go versions, compatibility versions, extensions, default
+// cost limit) and the runtime.
 type VersionInfo struct {
-	ABI                         int      `json:"abi"`
-	Module                      string   `json:"module"`
-	CELGo                       string   `json:"celGo"`
-	Kubernetes                  string   `json:"kubernetes"`
-	Go                          string   `json:"go"`
-	CompatibilityVersions       []string `json:"compatibilityVersions"`
-	DefaultCompatibilityVersion string   `json:"defaultCompatibilityVersion"`
-	Extensions                  []string `json:"extensions"`
-	DefaultCostLimit            uint64   `json:"defaultCostLimit"`
+	wire.VersionInfo
 	// ModuleSHA256 is the hex sha256 of the module bytes in use.
 	ModuleSHA256 string `json:"moduleSha256"`
 	// Engine is the WebAssembly runtime.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/celwasm/celwasm/wire"
 )
 
 // Error codes of CRD validation (from the module).
@@ -13,11 +15,11 @@ const (
 	// CodeInvalidCRD: the CRD is not an apiextensions.k8s.io/v1
 	// CustomResourceDefinition, has no such version, is not structural, or
 	// kube-apiserver would reject it (then errors.As gives *CRDFieldErrors).
-	CodeInvalidCRD = "invalid_crd"
+	CodeInvalidCRD = wire.CodeInvalidCRD
 	// CodeInvalidObject: an object is not a JSON object, lacks apiVersion or
 	// kind, is not of the CRD's group and kind, names a version that is not
 	// served, or has metadata that cannot be decoded.
-	CodeInvalidObject = "invalid_object"
+	CodeInvalidObject = wire.CodeInvalidObject
 )
 
 // CRD is a CustomResourceDefinition to validate custom resources against,
@@ -46,86 +48,46 @@ type CRDObject struct {
 	OldObject json.RawMessage `json:"oldObject,omitempty"`
 }
 
-// CRDInfo identifies a CRD.
-type CRDInfo struct {
-	Name           string   `json:"name"`
-	Group          string   `json:"group"`
-	Kind           string   `json:"kind"`
-	Namespaced     bool     `json:"namespaced"`
-	Versions       []string `json:"versions"`
-	DefaultVersion string   `json:"defaultVersion"`
-	// SHA256 is the hex sha256 of the CRD's JSON (the module's cache key).
-	SHA256 string `json:"sha256"`
-	// Warnings are unknown or duplicate fields in the CRD.
-	Warnings []string `json:"warnings,omitempty"`
+// The CRD results are the module's wire shapes (package wire, docs/abi.md).
+type (
+	// CRDInfo identifies the CRD in results.
+	CRDInfo = wire.CRDInfo
+	// FieldError is one field error as kube-apiserver reports it (a Status
+	// cause); String is the line kubectl prints.
+	FieldError = wire.FieldError
+	// RuleRef names the x-kubernetes-validations rule behind a FieldError.
+	RuleRef = wire.RuleRef
+	// SchemaCost is the cost accounting of one schema (shared by Versions).
+	SchemaCost = wire.SchemaCost
+	// RuleCost is one rule's (or messageExpression's) estimated cost.
+	RuleCost = wire.RuleCost
+	// CostExplanation says where a rule's estimated cost comes from and
+	// which bounds would bring it under the limit.
+	CostExplanation = wire.CostExplanation
+	// BoundNode is a schema node whose size matters for a cost.
+	BoundNode = wire.BoundNode
+	// UnknownSize is a value of unbounded estimated size.
+	UnknownSize = wire.UnknownSize
+	// CallCost is one call or macro of a rule.
+	CallCost = wire.CallCost
+	// BoundFix is a bound to add (or lower) on one schema node.
+	BoundFix = wire.BoundFix
+)
+
+// ObjectResult is what kube-apiserver would answer to one create or update
+// (wire.ObjectResult: kind, name, operation, Valid, the Status reason, code,
+// message and field errors, warnings, the rules' actual cost against the
+// per-object budget), or Err when the object never reached validation (code
+// "invalid_object"; the other fields are then empty).
+type ObjectResult struct {
+	Err *Error `json:"error,omitempty"`
+	wire.ObjectResult
 }
 
 // CRDValidation is the outcome of Validate: one result per object.
 type CRDValidation struct {
 	CRD     CRDInfo
 	Results []ObjectResult
-}
-
-// ObjectResult is what kube-apiserver would answer to one create or update.
-type ObjectResult struct {
-	// Err is set when the object never reached validation (code
-	// "invalid_object"); the other fields are then empty.
-	Err *Error `json:"error,omitempty"`
-
-	Kind      string `json:"kind"`
-	Group     string `json:"group"`
-	Version   string `json:"version"`
-	Name      string `json:"name"`
-	Namespace string `json:"namespace,omitempty"`
-	// Operation is "create" or "update".
-	Operation string `json:"operation"`
-	Valid     bool   `json:"valid"`
-	// Reason, Code and Message are the Status kube-apiserver would return:
-	// "Invalid" (422) with Errors as its causes, "BadRequest" (400), ...
-	Reason  string       `json:"reason,omitempty"`
-	Code    int32        `json:"code,omitempty"`
-	Message string       `json:"message,omitempty"`
-	Errors  []FieldError `json:"errors,omitempty"`
-	// Warnings: unknown fields that were pruned, errors ratcheted on update.
-	Warnings []string `json:"warnings,omitempty"`
-	// Cost is the actual cost of the rules evaluated for the object, in cost
-	// units, against CostBudget (10,000,000 per object); CostExceeded when
-	// it ran out or one evaluation passed the per-call limit (1,000,000), so
-	// that the remaining rules did not run. CELSkipped: OpenAPI schema errors
-	// kept the rules from running, as kube-apiserver does.
-	Cost         uint64 `json:"cost"`
-	CostBudget   uint64 `json:"costBudget"`
-	CostExceeded bool   `json:"costExceeded,omitempty"`
-	CELSkipped   bool   `json:"celSkipped,omitempty"`
-}
-
-// FieldError is one field error as kube-apiserver reports it (a Status
-// cause): the field path, the cause type and the message; Rule is set for
-// errors of x-kubernetes-validations rules.
-type FieldError struct {
-	// Field is e.g. "spec.replicas", "spec.items[0]", "<nil>" for the root.
-	Field string `json:"field"`
-	// Type is e.g. "FieldValueInvalid", "FieldValueRequired",
-	// "FieldValueForbidden", "FieldValueTypeInvalid".
-	Type string `json:"type"`
-	// Message is e.g. `Invalid value: 5: must be at most 3`.
-	Message string   `json:"message"`
-	Rule    *RuleRef `json:"rule,omitempty"`
-}
-
-// String is the line kubectl prints for the error.
-func (e FieldError) String() string { return e.Field + ": " + e.Message }
-
-// RuleRef names an x-kubernetes-validations rule.
-type RuleRef struct {
-	// SchemaPath is where the rule sits, e.g.
-	// "openAPIV3Schema.properties[spec].x-kubernetes-validations[0]".
-	SchemaPath        string `json:"schemaPath"`
-	Rule              string `json:"rule"`
-	Message           string `json:"message,omitempty"`
-	MessageExpression string `json:"messageExpression,omitempty"`
-	Reason            string `json:"reason,omitempty"`
-	FieldPath         string `json:"fieldPath,omitempty"`
 }
 
 // CRDFieldErrors are the field errors of a CRD kube-apiserver would reject
@@ -214,101 +176,6 @@ type CRDCostReport struct {
 	Message string       `json:"message,omitempty"`
 	Errors  []FieldError `json:"errors,omitempty"`
 	Schemas []SchemaCost `json:"schemas"`
-}
-
-// SchemaCost is the cost accounting of one schema (shared by Versions).
-type SchemaCost struct {
-	Versions []string `json:"versions"`
-	// Path is the schema in the CRD, e.g. "spec.validation.openAPIV3Schema".
-	Path string `json:"path"`
-	// TotalCost is the sum of the rules' estimated costs, against
-	// TotalLimit (100,000,000).
-	TotalCost  uint64     `json:"totalCost"`
-	TotalLimit uint64     `json:"totalLimit"`
-	Rules      []RuleCost `json:"rules"`
-}
-
-// RuleCost is one rule's or messageExpression's estimated cost, in cost
-// units. Cost = PerCall × Cardinality (saturating at 2^64−1), against Limit
-// (10,000,000).
-type RuleCost struct {
-	// Path is the expression in the CRD ("...x-kubernetes-validations[0].rule").
-	Path string `json:"path"`
-	// Node is where the rule applies in the custom resource ("spec.items[*]").
-	Node       string `json:"node"`
-	Expression string `json:"expression"`
-	// Kind is "rule" or "messageExpression".
-	Kind        string           `json:"kind"`
-	Cost        uint64           `json:"cost"`
-	Limit       uint64           `json:"limit"`
-	Exceeds     bool             `json:"exceeds,omitempty"`
-	PerCall     uint64           `json:"perCall"`
-	Cardinality uint64           `json:"cardinality"`
-	Error       string           `json:"error,omitempty"`
-	Explanation *CostExplanation `json:"explanation,omitempty"`
-}
-
-// CostExplanation says where a rule's cost comes from and which bounds would
-// bring it under the limit (all computed by re-estimating the rule).
-type CostExplanation struct {
-	Summary string `json:"summary"`
-	// Runs: the lists and maps above the rule's node that multiply how
-	// often it runs; RunsFromRequestSize when one has no bound.
-	Runs                []BoundNode `json:"runs,omitempty"`
-	RunsFromRequestSize bool        `json:"runsFromRequestSize,omitempty"`
-	// Sizes: the lists, maps and strings the estimate depends on.
-	Sizes []BoundNode `json:"sizes,omitempty"`
-	// UnknownSizes: values no schema bound limits (elements of filtered
-	// lists, results of string(), ...).
-	UnknownSizes []UnknownSize `json:"unknownSizes,omitempty"`
-	// Calls: the rule's calls and macros by share of the per-run estimate.
-	Calls []CallCost `json:"calls,omitempty"`
-	// Target is what Fixes aim for; Fixes are single bounds that reach it,
-	// CombinedFix one bound on all candidates when no single one does,
-	// NoFix why no bound helps.
-	Target      uint64     `json:"target,omitempty"`
-	Fixes       []BoundFix `json:"fixes,omitempty"`
-	CombinedFix []BoundFix `json:"combinedFix,omitempty"`
-	NoFix       string     `json:"noFix,omitempty"`
-}
-
-// BoundNode is a schema node whose size matters.
-type BoundNode struct {
-	Path      string `json:"path"`
-	Kind      string `json:"kind"`
-	Bound     *int64 `json:"bound,omitempty"`
-	BoundName string `json:"boundName,omitempty"`
-	// MaxSize is the size the estimator used (items, entries, bytes).
-	MaxSize         uint64 `json:"maxSize"`
-	FromRequestSize bool   `json:"fromRequestSize,omitempty"`
-}
-
-// UnknownSize is a value of unbounded estimated size passed to Function.
-type UnknownSize struct {
-	Expression string `json:"expression"`
-	Function   string `json:"function"`
-	Line       int    `json:"line,omitempty"`
-	Column     int    `json:"column,omitempty"`
-}
-
-// CallCost is a call's or macro's part of the per-run estimate.
-type CallCost struct {
-	Function   string  `json:"function"`
-	Expression string  `json:"expression"`
-	Line       int     `json:"line"`
-	Column     int     `json:"column"`
-	Cost       uint64  `json:"cost"`
-	Percent    float64 `json:"percent"`
-}
-
-// BoundFix is the largest value of Set (maxItems, maxProperties, maxLength)
-// on Path that brings the rule to the target; Cost is the estimate with it.
-type BoundFix struct {
-	Path    string `json:"path"`
-	Set     string `json:"set"`
-	Value   int64  `json:"value"`
-	Current *int64 `json:"current,omitempty"`
-	Cost    uint64 `json:"cost"`
 }
 
 // Cost reports the CRD's x-kubernetes-validations cost estimates against

@@ -7,32 +7,26 @@ import (
 	"runtime"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/celwasm/celwasm/wire"
 )
 
-// EnvSpec is the "env" object of the compile request (docs/abi.md).
-type EnvSpec struct {
-	Base                 string         `json:"base,omitempty"`
-	CompatibilityVersion string         `json:"compatibilityVersion,omitempty"`
-	EnvType              string         `json:"envType,omitempty"`
-	Extensions           []ExtensionRef `json:"extensions,omitempty"`
-	Variables            []VariableDecl `json:"variables,omitempty"`
-	Container            string         `json:"container,omitempty"`
-	DisableTypeCheck     bool           `json:"disableTypeCheck,omitempty"`
-	DisableMacros        bool           `json:"disableMacros,omitempty"`
-}
-
-// ExtensionRef names a cel-go extension and its version ("" = latest).
-type ExtensionRef struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-}
-
-// VariableDecl declares a variable with a CEL type name such as "int",
-// "list(string)", "map(string, dyn)" or "google.protobuf.Timestamp".
-type VariableDecl struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-}
+// The environment's wire shapes (package wire, docs/abi.md).
+type (
+	// EnvSpec is the "env" object of the compile request: base,
+	// compatibility version, environment type, extensions, declarations.
+	EnvSpec = wire.EnvSpec
+	// ExtensionRef names a cel-go extension and its version ("" = latest).
+	ExtensionRef = wire.ExtensionRef
+	// VariableDecl declares a variable with a CEL type name such as "int",
+	// "list(string)", "map(string, dyn)" or "google.protobuf.Timestamp".
+	VariableDecl = wire.VariableDecl
+	// CostEstimate is the static cost estimate of a checked expression, in
+	// cost units (cel-go's estimator with kube-apiserver's library costs).
+	// Without size information on declarations, Max may be as large as
+	// 2^64-1.
+	CostEstimate = wire.CostEstimate
+)
 
 // EnvOption configures an Env.
 type EnvOption func(*EnvSpec)
@@ -99,21 +93,6 @@ func (r *Runtime) NewEnv(opts ...EnvOption) *Env {
 	return e
 }
 
-// CostEstimate is the static cost estimate of a checked expression, in cost
-// units (cel-go's estimator with kube-apiserver's library costs). Without
-// size information on declarations, Max may be as large as 2^64-1.
-type CostEstimate struct {
-	Min uint64 `json:"min"`
-	Max uint64 `json:"max"`
-}
-
-type compileResponse struct {
-	Program      uint32        `json:"program"`
-	OutputType   string        `json:"outputType"`
-	CostEstimate *CostEstimate `json:"costEstimate"`
-	Expression   string        `json:"expression"`
-}
-
 // Compile parses and type-checks expr. A failure is an *Error: code
 // "compile_error" with Issues (line, column, caret snippet), or
 // "invalid_env".
@@ -175,7 +154,7 @@ func (e *Env) compile(ctx context.Context, request any, expr string) (*Program, 
 	if err := decodeError(resp); err != nil {
 		return nil, err
 	}
-	var cr compileResponse
+	var cr wire.CompileResponse
 	if err := json.Unmarshal(resp, &cr); err != nil {
 		return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("compile response: %v", err)}
 	}

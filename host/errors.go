@@ -1,21 +1,25 @@
 package celwasm
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/celwasm/celwasm/wire"
+)
 
 // Error codes. The first group comes from the module (docs/abi.md), the
 // second from the host.
 const (
-	CodeBadRequest        = "bad_request"         // the request JSON is malformed
-	CodeInvalidEnv        = "invalid_env"         // the environment cannot be built
-	CodeCompile           = "compile_error"       // the expression does not parse or check
-	CodeUnknownProgram    = "unknown_program"     // the program handle is unknown
-	CodeInvalidActivation = "invalid_activation"  // the activation is not a valid JSON object
-	CodeEval              = "eval_error"          // evaluation produced a CEL error
-	CodeCostLimit         = "cost_limit_exceeded" // evaluation passed its cost limit
-	CodeInternal          = "internal"            // a bug in the module (recovered)
+	CodeBadRequest        = wire.CodeBadRequest        // the request JSON is malformed
+	CodeInvalidEnv        = wire.CodeInvalidEnv        // the environment cannot be built
+	CodeCompile           = wire.CodeCompile           // the expression does not parse or check
+	CodeUnknownProgram    = wire.CodeUnknownProgram    // the program handle is unknown
+	CodeInvalidActivation = wire.CodeInvalidActivation // the activation is not a valid JSON object
+	CodeEval              = wire.CodeEval              // evaluation produced a CEL error
+	CodeCostLimit         = wire.CodeCostLimit         // evaluation passed its cost limit
+	CodeInternal          = wire.CodeInternal          // a bug in the module (recovered)
 
 	CodeTrap             = "trap"              // the instance trapped or exited; it was replaced
-	CodeCanceled         = "canceled"          // the context was canceled; the instance was replaced
+	CodeCanceled         = wire.CodeCanceled   // the context was canceled; the instance was replaced
 	CodeDeadlineExceeded = "deadline_exceeded" // the context deadline passed; the instance was replaced
 	CodeClosed           = "closed"            // the runtime or program was closed
 	CodeInvalidArgument  = "invalid_argument"  // a Go argument could not be encoded as JSON
@@ -36,12 +40,7 @@ type Error struct {
 
 // Issue is one compile problem: 1-based line and column, cel-go's message,
 // and cel-go's display form with the source line and a caret.
-type Issue struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-	Snippet string `json:"snippet"`
-}
+type Issue = wire.Issue
 
 func (e *Error) Error() string {
 	if e.Code == CodeCompile && len(e.Issues) > 0 {

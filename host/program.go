@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/celwasm/celwasm/wire"
 )
 
 // Program is a compiled expression. It is safe for concurrent use; Close it
@@ -271,7 +273,7 @@ func (p *Program) handleIn(ctx context.Context, in *instance) (uint32, error) {
 	if err := decodeError(resp); err != nil {
 		return 0, err
 	}
-	var cr compileResponse
+	var cr wire.CompileResponse
 	if err := json.Unmarshal(resp, &cr); err != nil {
 		return 0, &Error{Code: CodeInternal, Message: "compile response: " + err.Error()}
 	}

@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"os"
 	"os/exec"
 	"runtime"
@@ -28,6 +27,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+	"github.com/celwasm/celwasm/wire"
 
 	"github.com/andybalholm/brotli"
 	"github.com/google/cel-go/cel"
@@ -85,7 +87,7 @@ type path struct {
 }
 
 func nativePath(c benchCase) (path, error) {
-	env, err := engine.NewEnv(engine.EnvSpec{Variables: []engine.VariableSpec{{Name: c.variable, Type: "dyn"}}})
+	env, err := engine.NewEnv(wire.EnvSpec{Variables: []wire.VariableDecl{{Name: c.variable, Type: "dyn"}}})
 	if err != nil {
 		return path{}, err
 	}
@@ -329,8 +331,8 @@ func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runt
 		return bytes.Count(h.EvalBatch(batchReq), []byte(`{"value":true`))
 	}})
 	// Native cel-go: decode each event with encoding/json, build ce and data.
-	env, err := engine.NewEnv(engine.EnvSpec{Base: engine.BaseCEL, Extensions: []engine.ExtensionSpec{{Name: "strings"}},
-		Variables: []engine.VariableSpec{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL, Extensions: []wire.ExtensionRef{{Name: "strings"}},
+		Variables: []wire.VariableDecl{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
 	check(err)
 	p, err := env.Compile(cr.Expression)
 	check(err)

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"os"
 	"runtime"
 	"sort"
@@ -27,11 +26,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+
 	"github.com/celwasm/celwasm/conformance/crdref"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
-	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/crd"
 )
 
 const (
@@ -105,19 +106,19 @@ func main() {
 	flag.Parse()
 	ctx := context.Background()
 	start := time.Now()
-	crd, obj, updated, err := workload()
+	crdDoc, obj, updated, err := workload()
 	check(err)
 
-	native, err := crdref.Load(crd)
+	native, err := crdref.Load(crdDoc)
 	check(err)
-	eng, err := engine.LoadCRD(crd)
+	eng, err := crd.Load(crdDoc)
 	check(err)
 	wz, err := celwasm.New(ctx, celwasm.WithInstances(1))
 	check(err)
 	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
 	check(err)
 	hostPath := func(name string, rt *celwasm.Runtime, opts ...celwasm.Option) path {
-		c := rt.NewCRD(crd)
+		c := rt.NewCRD(crdDoc)
 		return path{name: name,
 			run: func(obj, old []byte) (outcome, error) {
 				v, err := c.Validate(ctx, []celwasm.CRDObject{{Object: obj, OldObject: old}})
@@ -137,7 +138,7 @@ func main() {
 				}
 				defer fresh.Close(ctx)
 				t := time.Now()
-				_, err = fresh.NewCRD(crd).Validate(ctx, []celwasm.CRDObject{{Object: obj}})
+				_, err = fresh.NewCRD(crdDoc).Validate(ctx, []celwasm.CRDObject{{Object: obj}})
 				return time.Since(t), err
 			},
 		}
@@ -153,7 +154,7 @@ func main() {
 			},
 			cold: func(obj []byte) (time.Duration, error) {
 				t := time.Now()
-				c, err := crdref.Load(crd)
+				c, err := crdref.Load(crdDoc)
 				if err == nil {
 					_, err = c.Admit(obj, nil)
 				}
@@ -169,9 +170,9 @@ func main() {
 			},
 			cold: func(obj []byte) (time.Duration, error) {
 				// other bytes, so the engine's CRD cache misses
-				fresh := append(append([]byte(nil), crd...), ' ')
+				fresh := append(append([]byte(nil), crdDoc...), ' ')
 				t := time.Now()
-				c, err := engine.LoadCRD(fresh)
+				c, err := crd.Load(fresh)
 				if err == nil {
 					c.Check()
 					_, err = c.Validate("", obj, nil)
@@ -239,7 +240,7 @@ func main() {
 	}
 	fmt.Fprintf(&md, "- The module's per-object time includes sending the CRD (%s) with every request and hashing it to find the compiled CRD in the module's cache; "+
 		"the first object pays for decoding the CRD, checking its rules (compile and cost estimates, as kube-apiserver does when the CRD is created) and "+
-		"compiling the validator, once per instance.\n", kb(len(crd)))
+		"compiling the validator, once per instance.\n", kb(len(crdDoc)))
 	md.WriteString("- The module runs kube-apiserver's own validator code, so the ratio is the speed of Go compiled to WebAssembly on " +
 		"this code, not a different algorithm; the native engine row (the module's code without WebAssembly) shows celwasm's own " +
 		"glue costs nothing measurable. The code is allocation-heavy: in a CPU profile of the native path about 40% of the time is " +

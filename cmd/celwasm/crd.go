@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	celwasm "github.com/celwasm/celwasm/host"
 )
 
@@ -336,7 +338,7 @@ func printResult(w io.Writer, file string, c crdDoc, r *celwasm.ObjectResult, sh
 	if r.Namespace != "" {
 		where = " in " + r.Namespace
 	}
-	cost := fmt.Sprintf("rule cost %s", group(r.Cost))
+	cost := fmt.Sprintf("rule cost %s", wire.GroupDigits(r.Cost))
 	switch {
 	case r.CostExceeded:
 		cost = "rule cost limit exceeded"
@@ -428,7 +430,7 @@ func printCost(w io.Writer, rep *celwasm.CRDCostReport, verbose bool) {
 		if sc.TotalCost > sc.TotalLimit {
 			over = "  EXCEEDS"
 		}
-		fmt.Fprintf(w, "\n%s (versions %s): total estimated cost %s of %s%s\n", sc.Path, strings.Join(sc.Versions, ", "), costText(sc.TotalCost), group(sc.TotalLimit), over)
+		fmt.Fprintf(w, "\n%s (versions %s): total estimated cost %s of %s%s\n", sc.Path, strings.Join(sc.Versions, ", "), wire.FormatCost(sc.TotalCost), wire.GroupDigits(sc.TotalLimit), over)
 		if len(sc.Rules) == 0 {
 			fmt.Fprintln(w, "  no x-kubernetes-validations")
 			continue
@@ -445,14 +447,14 @@ func printCost(w io.Writer, rep *celwasm.CRDCostReport, verbose bool) {
 			}
 			mark := ""
 			if rc.Exceeds {
-				mark = "  EXCEEDS " + group(rc.Limit)
+				mark = "  EXCEEDS " + wire.GroupDigits(rc.Limit)
 			}
 			path := strings.TrimPrefix(rc.Path, prefix)
 			if rc.Error != "" {
 				fmt.Fprintf(w, "  %14s  %s%s  %s\n      %s\n      does not compile: %s\n", "-", where, kind, path, rc.Expression, strings.ReplaceAll(rc.Error, "\n", "\n      "))
 				continue
 			}
-			fmt.Fprintf(w, "  %14s  %s%s  %s%s\n      %s\n", costText(rc.Cost), where, kind, path, mark, rc.Expression)
+			fmt.Fprintf(w, "  %14s  %s%s  %s%s\n      %s\n", wire.FormatCost(rc.Cost), where, kind, path, mark, rc.Expression)
 			if rc.Explanation != nil && (verbose || rc.Exceeds || len(rc.Explanation.Fixes) > 0 || len(rc.Explanation.CombinedFix) > 0 || rc.Explanation.NoFix != "") {
 				printExplanation(w, rc.Explanation)
 			}
@@ -491,14 +493,14 @@ func printExplanation(w io.Writer, e *celwasm.CostExplanation) {
 		fmt.Fprintf(w, "      %5.1f%%  %s  %s (at %d:%d)\n", c.Percent, c.Function, c.Expression, c.Line, c.Column)
 	}
 	for _, f := range e.Fixes {
-		fmt.Fprintf(w, "      fix: %s ≤ %d on %s%s (estimated cost then %s)\n", f.Set, f.Value, f.Path, currentText(f.Current), costText(f.Cost))
+		fmt.Fprintf(w, "      fix: %s ≤ %d on %s%s (estimated cost then %s)\n", f.Set, f.Value, f.Path, currentText(f.Current), wire.FormatCost(f.Cost))
 	}
 	if len(e.CombinedFix) > 0 {
 		var parts []string
 		for _, f := range e.CombinedFix {
 			parts = append(parts, fmt.Sprintf("%s ≤ %d on %s", f.Set, f.Value, f.Path))
 		}
-		fmt.Fprintf(w, "      fix (together): %s (estimated cost then %s)\n", strings.Join(parts, ", "), costText(e.CombinedFix[len(e.CombinedFix)-1].Cost))
+		fmt.Fprintf(w, "      fix (together): %s (estimated cost then %s)\n", strings.Join(parts, ", "), wire.FormatCost(e.CombinedFix[len(e.CombinedFix)-1].Cost))
 	}
 	if e.NoFix != "" {
 		fmt.Fprintf(w, "      %s\n", e.NoFix)
@@ -525,15 +527,15 @@ func unit(kind string) string {
 func boundText(n celwasm.BoundNode, unit string) string {
 	switch {
 	case n.Bound != nil:
-		return fmt.Sprintf("%s %d → up to %s %s", n.BoundName, *n.Bound, group(n.MaxSize), unit)
+		return fmt.Sprintf("%s %d → up to %s %s", n.BoundName, *n.Bound, wire.GroupDigits(n.MaxSize), unit)
 	case n.BoundName == "enum":
-		return fmt.Sprintf("enum → up to %s %s", group(n.MaxSize), unit)
+		return fmt.Sprintf("enum → up to %s %s", wire.GroupDigits(n.MaxSize), unit)
 	case n.FromRequestSize && n.BoundName != "":
-		return fmt.Sprintf("no %s → up to %s %s (what fits in a 3 MiB request)", n.BoundName, group(n.MaxSize), unit)
+		return fmt.Sprintf("no %s → up to %s %s (what fits in a 3 MiB request)", n.BoundName, wire.GroupDigits(n.MaxSize), unit)
 	case n.FromRequestSize:
-		return fmt.Sprintf("up to %s %s (what fits in a 3 MiB request)", group(n.MaxSize), unit)
+		return fmt.Sprintf("up to %s %s (what fits in a 3 MiB request)", wire.GroupDigits(n.MaxSize), unit)
 	}
-	return fmt.Sprintf("up to %s %s", group(n.MaxSize), unit)
+	return fmt.Sprintf("up to %s %s", wire.GroupDigits(n.MaxSize), unit)
 }
 
 func currentText(cur *int64) string {
@@ -541,24 +543,4 @@ func currentText(cur *int64) string {
 		return ""
 	}
 	return fmt.Sprintf(" (now %d)", *cur)
-}
-
-func costText(n uint64) string {
-	if n == ^uint64(0) {
-		return "unbounded"
-	}
-	return group(n)
-}
-
-// group formats n with thousands separators.
-func group(n uint64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

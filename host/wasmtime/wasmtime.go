@@ -1,221 +1,27 @@
-// Package wasmtime runs the celwasm module on wasmtime-go (Cranelift, cgo
-// with a prebuilt static libwasmtime), the faster of the two Go runtimes:
+// Package wasmtime selects wasmtime-go (Cranelift, cgo with a prebuilt
+// static libwasmtime), the faster of the two Go runtimes, for a
+// celwasm.Runtime:
 //
 //	rt, err := celwasm.New(ctx, wasmtime.Option())
 //
 // The compiled module is serialized to the cache directory, so later
-// processes deserialize it instead of compiling again.
+// processes deserialize it instead of compiling again. The adapter itself is
+// host/wasmrt/wasmtime.
 package wasmtime
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"sync"
-	"unsafe"
-
-	wt "github.com/bytecodealliance/wasmtime-go/v42"
-
 	celwasm "github.com/celwasm/celwasm/host"
+	"github.com/celwasm/celwasm/host/wasmrt/wasmtime"
 )
 
-// Version is the wasmtime-go release this package is built against; it
-// names the cache files, as serialized code only loads into the same
-// wasmtime version.
-const Version = "v42.0.0"
+// Version is the wasmtime-go release the adapter is built against; it names
+// the cache files, as serialized code only loads into the same wasmtime
+// version.
+const Version = wasmtime.Version
 
 // Option selects wasmtime for a celwasm.Runtime.
 func Option() celwasm.Option { return celwasm.WithEngine("wasmtime", NewEngine) }
 
-type engine struct {
-	engine *wt.Engine
-	module *wt.Module
-	linker *wt.Linker
-	memMax int64
-}
-
 // NewEngine compiles the module with Cranelift, or deserializes it from
 // cfg.CacheDir when a previous process stored it there.
-func NewEngine(ctx context.Context, wasm []byte, cfg celwasm.EngineConfig) (celwasm.Engine, error) {
-	conf := wt.NewConfig()
-	conf.SetCraneliftOptLevel(wt.OptLevelSpeed)
-	if os.Getenv("CELWASM_WASMTIME_PROFILER") == "perfmap" {
-		// For `perf record`: wasmtime writes /tmp/perf-PID.map for the JIT code.
-		conf.SetProfiler(wt.ProfilingStrategy(3)) // WASMTIME_PROFILING_STRATEGY_PERFMAP (not named in wasmtime-go)
-	}
-	e := &engine{engine: wt.NewEngineWithConfig(conf), memMax: -1}
-	if cfg.MemoryLimitBytes > 0 {
-		e.memMax = int64(cfg.MemoryLimitBytes)
-	}
-	var mod *wt.Module
-	var cachePath string
-	if cfg.CacheDir != "" {
-		sum := sha256.Sum256(wasm)
-		cachePath = filepath.Join(cfg.CacheDir, hex.EncodeToString(sum[:])+"-"+Version+"-"+runtime.GOARCH+".cwasm")
-		if m, err := wt.NewModuleDeserializeFile(e.engine, cachePath); err == nil {
-			mod = m
-		}
-	}
-	if mod == nil {
-		m, err := wt.NewModule(e.engine, wasm)
-		if err != nil {
-			return nil, fmt.Errorf("wasmtime: compile module: %w", err)
-		}
-		mod = m
-		if cachePath != "" {
-			if b, err := m.Serialize(); err == nil {
-				writeAtomic(cachePath, b)
-			}
-		}
-	}
-	e.module = mod
-	e.linker = wt.NewLinker(e.engine)
-	if err := e.linker.DefineWasi(); err != nil {
-		return nil, fmt.Errorf("wasmtime: define WASI: %w", err)
-	}
-	return e, nil
-}
-
-func writeAtomic(path string, b []byte) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
-}
-
-func (e *engine) Name() string { return "wasmtime" }
-
-func (e *engine) Instantiate(ctx context.Context, cfg celwasm.InstanceConfig) (celwasm.Instance, error) {
-	// WASI in wasmtime-go writes stderr to a file only: a private temp
-	// file, read back for trap messages.
-	errFile, err := os.CreateTemp("", "celwasm-stderr-*")
-	if err != nil {
-		return nil, err
-	}
-	errFile.Close()
-	wasi := wt.NewWasiConfig()
-	wasi.SetArgv(cfg.Args)
-	var keys, values []string
-	for _, kv := range cfg.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			keys, values = append(keys, k), append(values, v)
-		}
-	}
-	wasi.SetEnv(keys, values)
-	if err := wasi.SetStderrFile(errFile.Name()); err != nil {
-		os.Remove(errFile.Name())
-		return nil, err
-	}
-	store := wt.NewStore(e.engine)
-	store.SetWasi(wasi)
-	store.Limiter(e.memMax, -1, -1, -1, -1)
-	in := &instance{store: store, stderrPath: errFile.Name(), stderr: cfg.Stderr}
-	inst, err := e.linker.Instantiate(store, e.module)
-	if err != nil {
-		in.Close(ctx)
-		return nil, fmt.Errorf("wasmtime: instantiate: %w", err)
-	}
-	if init := inst.GetFunc(store, "_initialize"); init != nil {
-		if _, err := init.Call(store); err != nil {
-			in.Close(ctx)
-			return nil, fmt.Errorf("wasmtime: _initialize: %w", in.withStderr(err))
-		}
-	}
-	for i, name := range celwasm.ExportNames {
-		f := inst.GetFunc(store, name)
-		if f == nil {
-			in.Close(ctx)
-			return nil, fmt.Errorf("wasmtime: module has no export %q", name)
-		}
-		in.fns[i] = f
-	}
-	ext := inst.GetExport(store, "memory")
-	if ext == nil || ext.Memory() == nil {
-		in.Close(ctx)
-		return nil, errors.New("wasmtime: module exports no memory")
-	}
-	in.mem = ext.Memory()
-	return in, nil
-}
-
-func (e *engine) Close(ctx context.Context) error {
-	e.linker.Close()
-	e.module.Close()
-	e.engine.Close()
-	return nil
-}
-
-type instance struct {
-	store      *wt.Store
-	mem        *wt.Memory
-	fns        [len(celwasm.ExportNames)]*wt.Func
-	stderrPath string
-	stderr     interface{ Write([]byte) (int, error) }
-	closeOnce  sync.Once
-}
-
-func (in *instance) Call(ctx context.Context, fn celwasm.Export, args ...uint32) (uint64, error) {
-	var res any
-	var err error
-	switch len(args) {
-	case 0:
-		res, err = in.fns[fn].Call(in.store)
-	case 1:
-		res, err = in.fns[fn].Call(in.store, int32(args[0]))
-	default:
-		res, err = in.fns[fn].Call(in.store, int32(args[0]), int32(args[1]))
-	}
-	if err != nil {
-		return 0, in.withStderr(err)
-	}
-	switch v := res.(type) {
-	case int32:
-		return uint64(uint32(v)), nil
-	case int64:
-		return uint64(v), nil
-	}
-	return 0, nil
-}
-
-// withStderr copies what the guest wrote to stderr to the configured
-// writer, so that trap messages carry it.
-func (in *instance) withStderr(err error) error {
-	if b, rerr := os.ReadFile(in.stderrPath); rerr == nil && len(b) > 0 && in.stderr != nil {
-		in.stderr.Write(b)
-	}
-	return err
-}
-
-// Memory returns the linear memory. wasmtime reserves the whole 4 GiB
-// address range of a 32-bit memory up front, so the base never moves.
-func (in *instance) Memory() []byte { return in.mem.UnsafeData(in.store) }
-
-func (in *instance) Flag(addr uint32) *uint32 {
-	b := in.Memory()
-	if uint64(addr)+4 > uint64(len(b)) || addr%4 != 0 {
-		return nil
-	}
-	return (*uint32)(unsafe.Pointer(&b[addr]))
-}
-
-func (in *instance) Close(ctx context.Context) error {
-	in.closeOnce.Do(func() {
-		in.store.Close()
-		os.Remove(in.stderrPath)
-	})
-	return nil
-}
+var NewEngine celwasm.EngineFactory = wasmtime.New

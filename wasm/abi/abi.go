@@ -1,8 +1,11 @@
-// Package abi implements the module's JSON request/response protocol over
-// the engine (docs/abi.md): compile, eval, free and version, with program
-// handles and an environment cache. The WebAssembly module (wasm/module)
-// exports it; native code (tests, benchmarks, the conformance reference) calls
-// it directly, so both produce the same bytes.
+// Package abi is the module's JSON request/response protocol (docs/abi.md):
+// it decodes requests, calls the engine and the libraries on top of it, and
+// encodes responses (compile, eval, eval_batch, validate, cost, free,
+// version), with program handles and an environment cache. The request
+// forms other than a CEL expression are one table (dialects.go). The
+// WebAssembly module (wasm/module) exports it; native code (tests,
+// benchmarks, the conformance reference) calls it directly, so both produce
+// the same bytes.
 //
 // A Handler is not safe for concurrent use: a WebAssembly instance is single
 // threaded, and hosts run one call per instance at a time.
@@ -17,8 +20,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/tidwall/gjson"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/events"
 )
 
 // Version is the ABI version reported by the version export; it changes
@@ -43,79 +51,48 @@ func NewHandler() *Handler {
 	return &Handler{programs: map[uint32]*program{}, envs: map[string]*engine.Env{}, next: 1}
 }
 
-// program is a compiled program and how its activations are read.
+// program is a compiled program and the dialect it was compiled from (nil:
+// a CEL expression).
 type program struct {
 	*engine.Program
-	kind programKind
-}
-
-type programKind int
-
-const (
-	plainProgram  programKind = iota
-	filterProgram             // a CloudEvents trigger filter: ce and data
-	whenProgram               // Tekton when expressions: numeric strings read as numbers
-)
-
-// CompileRequest is the compile export's request: exactly one of
-// Expression, CloudEventFilter and When.
-type CompileRequest struct {
-	Expression       *string         `json:"expression"`
-	CloudEventFilter json.RawMessage `json:"cloudEventFilter"`
-	When             []string        `json:"when"`
-	Env              engine.EnvSpec  `json:"env"`
-}
-
-// CompileResponse is the compile export's successful response.
-type CompileResponse struct {
-	Program      uint32               `json:"program"`
-	OutputType   string               `json:"outputType"`
-	CostEstimate *engine.CostEstimate `json:"costEstimate,omitempty"`
-	// Expression is the CEL a filter or when list became.
-	Expression string `json:"expression,omitempty"`
+	dialect *dialect
 }
 
 type errorResponse struct {
-	Error *engine.Error `json:"error"`
+	Error *wire.Error `json:"error"`
 }
 
 // Compile handles a compile request and returns the response JSON. The
 // returned slice is valid until the next call on this handler.
 func (h *Handler) Compile(req []byte) (resp []byte) {
 	defer h.recover(&resp)
-	var r CompileRequest
+	var r wire.CompileRequest
 	if err := decodeStrict(req, &r); err != nil {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "compile request: " + err.Error()})
+		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "compile request: " + err.Error()})
 	}
+	var d *dialect
 	given := 0
-	for _, ok := range []bool{r.Expression != nil, r.CloudEventFilter != nil, r.When != nil} {
-		if ok {
+	if r.Expression != nil {
+		given++
+	}
+	for _, x := range dialects {
+		if x.given(&r) {
+			d = x
 			given++
 		}
 	}
 	if given != 1 {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "compile request: want exactly one of \"expression\", \"cloudEventFilter\" and \"when\""})
+		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "compile request: want exactly one of " + members()})
 	}
-	kind, expr, spec := plainProgram, "", r.Env
-	switch {
-	case r.Expression != nil:
+	expr, spec := "", r.Env
+	if d == nil {
 		expr = *r.Expression
-	case r.CloudEventFilter != nil:
+	} else {
 		var err error
-		if expr, err = engine.FilterToCEL(gjson.ParseBytes(r.CloudEventFilter)); err != nil {
+		if expr, err = d.toCEL(&r); err != nil {
 			return h.fail(err)
 		}
-		kind, spec = filterProgram, withVariables(spec, map[string]string{engine.EventVariable: "map(string, dyn)", engine.DataVariable: "dyn"})
-	case r.When != nil:
-		var err error
-		if expr, err = engine.WhenToCEL(r.When); err != nil {
-			return h.fail(err)
-		}
-		vars := map[string]string{}
-		for _, v := range engine.TektonVariables {
-			vars[v] = "map(string, dyn)"
-		}
-		kind, spec = whenProgram, withVariables(spec, vars)
+		spec = withVariables(spec, d.variables)
 	}
 	env, err := h.env(spec)
 	if err != nil {
@@ -123,7 +100,7 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	}
 	prg, err := env.Compile(expr)
 	if err != nil {
-		if e, ok := err.(*engine.Error); ok && kind != plainProgram {
+		if e, ok := err.(*wire.Error); ok && d != nil {
 			e.Message = "the CEL expression " + strconv.Quote(expr) + " does not compile:\n" + e.Message
 		}
 		return h.fail(err)
@@ -133,9 +110,9 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if h.next == 0 {
 		h.next = 1
 	}
-	h.programs[id] = &program{Program: prg, kind: kind}
-	cr := CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
-	if kind != plainProgram {
+	h.programs[id] = &program{Program: prg, dialect: d}
+	cr := wire.CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
+	if d != nil {
 		cr.Expression = expr
 	}
 	return h.ok(cr)
@@ -144,16 +121,16 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 // withVariables returns spec with the variables a filter or when list
 // needs, unless declared already. A spec without a base gets the cel base
 // with the strings extension, as Knative and Tekton evaluate CEL.
-func withVariables(spec engine.EnvSpec, vars map[string]string) engine.EnvSpec {
+func withVariables(spec wire.EnvSpec, vars map[string]string) wire.EnvSpec {
 	if spec.Base == "" && spec.CompatibilityVersion == "" && spec.EnvType == "" && len(spec.Extensions) == 0 {
 		spec.Base = engine.BaseCEL
-		spec.Extensions = []engine.ExtensionSpec{{Name: "strings"}}
+		spec.Extensions = []wire.ExtensionRef{{Name: "strings"}}
 	}
 	declared := map[string]bool{}
 	for _, v := range spec.Variables {
 		declared[v.Name] = true
 	}
-	spec.Variables = append([]engine.VariableSpec(nil), spec.Variables...)
+	spec.Variables = append([]wire.VariableDecl(nil), spec.Variables...)
 	names := make([]string, 0, len(vars))
 	for n := range vars {
 		names = append(names, n)
@@ -161,13 +138,13 @@ func withVariables(spec engine.EnvSpec, vars map[string]string) engine.EnvSpec {
 	sort.Strings(names)
 	for _, n := range names {
 		if !declared[n] {
-			spec.Variables = append(spec.Variables, engine.VariableSpec{Name: n, Type: vars[n]})
+			spec.Variables = append(spec.Variables, wire.VariableDecl{Name: n, Type: vars[n]})
 		}
 	}
 	return spec
 }
 
-func (h *Handler) env(spec engine.EnvSpec) (*engine.Env, error) {
+func (h *Handler) env(spec wire.EnvSpec) (*engine.Env, error) {
 	keyBytes, _ := json.Marshal(spec)
 	key := string(keyBytes)
 	if e, ok := h.envs[key]; ok {
@@ -192,18 +169,18 @@ func (h *Handler) env(spec engine.EnvSpec) (*engine.Env, error) {
 //	{"program":N,"costLimit":N,"cloudEvent":{...}}
 //
 // The request is read without decoding the activation (see
-// engine.JSONActivation). The returned slice is valid until the next call.
+// codec.Activation). The returned slice is valid until the next call.
 func (h *Handler) Eval(req []byte) (resp []byte) {
 	defer h.recover(&resp)
 	// One copy, so that strings read from the activation stay valid after
 	// the caller reuses its buffer.
 	s := string(req)
-	if err := engine.CheckJSON(s); err != nil {
+	if err := codec.CheckJSON(s); err != nil {
 		return h.fail(requestError(s, err))
 	}
 	root := gjson.Parse(s)
 	if !root.IsObject() {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "eval request: want a JSON object"})
+		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "eval request: want a JSON object"})
 	}
 	var r evalRequest
 	if err := r.parse(root, true); err != nil {
@@ -228,18 +205,18 @@ type evalRequest struct {
 }
 
 // parse reads an eval request (or, with single=false, a batch header).
-func (r *evalRequest) parse(root gjson.Result, single bool) *engine.Error {
+func (r *evalRequest) parse(root gjson.Result, single bool) *wire.Error {
 	what := "eval request"
 	if !single {
 		what = "batch header"
 	}
-	var bad *engine.Error
+	var bad *wire.Error
 	root.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "program":
 			n, err := strconv.ParseUint(v.Raw, 10, 32)
 			if v.Type != gjson.Number || err != nil {
-				bad = &engine.Error{Code: engine.CodeBadRequest, Message: what + ": \"program\" must be a program handle (a positive integer)"}
+				bad = &wire.Error{Code: wire.CodeBadRequest, Message: what + ": \"program\" must be a program handle (a positive integer)"}
 				return false
 			}
 			r.handle, r.haveHandle = n, true
@@ -247,7 +224,7 @@ func (r *evalRequest) parse(root gjson.Result, single bool) *engine.Error {
 		case "costLimit":
 			n, err := strconv.ParseUint(v.Raw, 10, 64)
 			if v.Type != gjson.Number || err != nil {
-				bad = &engine.Error{Code: engine.CodeBadRequest, Message: what + ": \"costLimit\" must be a non-negative integer (cost units)"}
+				bad = &wire.Error{Code: wire.CodeBadRequest, Message: what + ": \"costLimit\" must be a non-negative integer (cost units)"}
 				return false
 			}
 			r.costLimit = n
@@ -274,22 +251,22 @@ func (r *evalRequest) parse(root gjson.Result, single bool) *engine.Error {
 			case "cloudEvents":
 				r.events = true
 			default:
-				bad = &engine.Error{Code: engine.CodeBadRequest, Message: "batch header: \"items\" must be \"activations\" or \"cloudEvents\""}
+				bad = &wire.Error{Code: wire.CodeBadRequest, Message: "batch header: \"items\" must be \"activations\" or \"cloudEvents\""}
 				return false
 			}
 			return true
 		}
-		bad = &engine.Error{Code: engine.CodeBadRequest, Message: fmt.Sprintf("%s: unknown field %q", what, k.Str)}
+		bad = &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("%s: unknown field %q", what, k.Str)}
 		return false
 	})
 	if bad != nil {
 		return bad
 	}
 	if !r.haveHandle {
-		return &engine.Error{Code: engine.CodeBadRequest, Message: what + ": missing \"program\""}
+		return &wire.Error{Code: wire.CodeBadRequest, Message: what + ": missing \"program\""}
 	}
 	if single && r.event.Exists() && (r.activation.Exists() || r.typed.Exists()) {
-		return &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: \"cloudEvent\" replaces \"activation\" and \"typedActivation\""}
+		return &wire.Error{Code: wire.CodeBadRequest, Message: "eval request: \"cloudEvent\" replaces \"activation\" and \"typedActivation\""}
 	}
 	return nil
 }
@@ -298,18 +275,18 @@ func (r *evalRequest) parse(root gjson.Result, single bool) *engine.Error {
 func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	prg, ok := h.programs[uint32(r.handle)]
 	if !ok {
-		return out, &engine.Error{Code: engine.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", r.handle)}
+		return out, &wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", r.handle)}
 	}
-	var act *engine.JSONActivation
+	var act *codec.Activation
 	var err error
 	if r.event.Exists() {
-		act, err = prg.Env.EventActivation(r.event)
+		act, err = events.Activation(prg.Env, r.event)
 	} else {
 		activation := r.activation
 		if !activation.Exists() {
 			activation = gjson.Parse("{}")
 		}
-		act, err = prg.Env.ActivationOver(activation)
+		act, err = codec.ActivationOver(prg.Env, activation)
 		if err == nil && r.typed.Exists() {
 			err = act.SetTyped(r.typed)
 		}
@@ -317,8 +294,8 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	if err != nil {
 		return out, err
 	}
-	if prg.kind == whenProgram {
-		act.TektonResults()
+	if prg.dialect != nil && prg.dialect.prepare != nil {
+		prg.dialect.prepare(act)
 	}
 	val, cost, err := prg.Eval(act, r.costLimit)
 	if err != nil {
@@ -326,9 +303,9 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	}
 	mark := len(out)
 	out = append(out, `{"value":`...)
-	out, err = engine.AppendValue(out, val)
+	out, err = codec.AppendValue(out, val)
 	if err != nil {
-		return out[:mark], &engine.Error{Code: engine.CodeEval, Message: "result: " + err.Error(), Cost: &cost}
+		return out[:mark], &wire.Error{Code: wire.CodeEval, Message: "result: " + err.Error(), Cost: &cost}
 	}
 	out = append(out, `,"cost":`...)
 	out = strconv.AppendUint(out, cost, 10)
@@ -344,19 +321,19 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 	defer h.recover(&resp)
 	s := string(req)
 	headerLine, rest, _ := strings.Cut(s, "\n")
-	if err := engine.CheckJSON(headerLine); err != nil {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "batch header: " + err.Error()})
+	if err := codec.CheckJSON(headerLine); err != nil {
+		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "batch header: " + err.Error()})
 	}
 	header := gjson.Parse(headerLine)
 	if !header.IsObject() {
-		return h.fail(&engine.Error{Code: engine.CodeBadRequest, Message: "batch header: want a JSON object"})
+		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "batch header: want a JSON object"})
 	}
 	var base evalRequest
 	if err := base.parse(header, false); err != nil {
 		return h.fail(err)
 	}
 	if _, ok := h.programs[uint32(base.handle)]; !ok {
-		return h.fail(&engine.Error{Code: engine.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", base.handle)})
+		return h.fail(&wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", base.handle)})
 	}
 	out := h.out[:0]
 	first := true
@@ -371,8 +348,8 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 		}
 		first = false
 		r := base
-		if err := engine.CheckJSON(line); err != nil {
-			out = appendError(out, &engine.Error{Code: engine.CodeInvalidActivation, Message: "item: " + err.Error()})
+		if err := codec.CheckJSON(line); err != nil {
+			out = appendError(out, &wire.Error{Code: wire.CodeInvalidActivation, Message: "item: " + err.Error()})
 			continue
 		}
 		item := gjson.Parse(line)
@@ -392,9 +369,9 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 }
 
 func appendError(out []byte, err error) []byte {
-	e, ok := err.(*engine.Error)
+	e, ok := err.(*wire.Error)
 	if !ok {
-		e = &engine.Error{Code: engine.CodeInternal, Message: err.Error()}
+		e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 	}
 	b, _ := marshal(errorResponse{Error: e})
 	return append(out, b...)
@@ -402,11 +379,11 @@ func appendError(out []byte, err error) []byte {
 
 // requestError names the activation as the culprit when the request is
 // well formed up to its "activation" member (hosts put it last).
-func requestError(s string, err error) *engine.Error {
-	if i := strings.Index(s, `"activation":`); i > 0 && engine.CheckJSON(s[:i]+`"activation":null}`) == nil {
-		return &engine.Error{Code: engine.CodeInvalidActivation, Message: "activation: " + err.Error()}
+func requestError(s string, err error) *wire.Error {
+	if i := strings.Index(s, `"activation":`); i > 0 && codec.CheckJSON(s[:i]+`"activation":null}`) == nil {
+		return &wire.Error{Code: wire.CodeInvalidActivation, Message: "activation: " + err.Error()}
 	}
-	return &engine.Error{Code: engine.CodeBadRequest, Message: "eval request: " + err.Error()}
+	return &wire.Error{Code: wire.CodeBadRequest, Message: "eval request: " + err.Error()}
 }
 
 // Free releases a program handle; it reports whether the handle was known.
@@ -419,25 +396,12 @@ func (h *Handler) Free(handle uint32) bool {
 // Programs returns how many programs are live.
 func (h *Handler) Programs() int { return len(h.programs) }
 
-// VersionInfo is the version export's response.
-type VersionInfo struct {
-	ABI                         int      `json:"abi"`
-	Module                      string   `json:"module"`
-	CELGo                       string   `json:"celGo"`
-	Kubernetes                  string   `json:"kubernetes"`
-	GoVersion                   string   `json:"go"`
-	CompatibilityVersions       []string `json:"compatibilityVersions"`
-	DefaultCompatibilityVersion string   `json:"defaultCompatibilityVersion"`
-	Extensions                  []string `json:"extensions"`
-	DefaultCostLimit            uint64   `json:"defaultCostLimit"`
-}
-
 // ModuleVersion is celwasm's release version.
 const ModuleVersion = "0.1.0"
 
 // Info returns the version information.
-func Info() VersionInfo {
-	v := VersionInfo{
+func Info() wire.VersionInfo {
+	v := wire.VersionInfo{
 		ABI:                         Version,
 		Module:                      ModuleVersion,
 		CompatibilityVersions:       engine.CompatibilityVersions(),
@@ -446,7 +410,7 @@ func Info() VersionInfo {
 		DefaultCostLimit:            engine.DefaultCostLimit,
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		v.GoVersion = bi.GoVersion
+		v.Go = bi.GoVersion
 		for _, d := range bi.Deps {
 			switch d.Path {
 			case "github.com/google/cel-go":
@@ -467,16 +431,16 @@ func (h *Handler) Version() []byte {
 func (h *Handler) ok(v any) []byte {
 	b, err := marshal(v)
 	if err != nil {
-		return h.fail(&engine.Error{Code: engine.CodeInternal, Message: err.Error()})
+		return h.fail(&wire.Error{Code: wire.CodeInternal, Message: err.Error()})
 	}
 	h.out = append(h.out[:0], b...)
 	return h.out
 }
 
 func (h *Handler) fail(err error) []byte {
-	e, ok := err.(*engine.Error)
+	e, ok := err.(*wire.Error)
 	if !ok {
-		e = &engine.Error{Code: engine.CodeInternal, Message: err.Error()}
+		e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 	}
 	b, _ := marshal(errorResponse{Error: e})
 	h.out = append(h.out[:0], b...)
@@ -496,12 +460,12 @@ func marshal(v any) ([]byte, error) {
 
 func (h *Handler) recover(resp *[]byte) {
 	if r := recover(); r != nil {
-		*resp = h.fail(&engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("panic: %v", r)})
+		*resp = h.fail(&wire.Error{Code: wire.CodeInternal, Message: fmt.Sprintf("panic: %v", r)})
 	}
 }
 
 func decodeStrict(b []byte, v any) error {
-	if err := engine.CheckJSON(string(b)); err != nil {
+	if err := codec.CheckJSON(string(b)); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

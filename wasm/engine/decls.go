@@ -5,34 +5,15 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/env"
 	"github.com/google/cel-go/common/types"
 )
 
-// FunctionSpec declares a function by name and overloads. The declaration
-// has no implementation: expressions calling it type-check, and evaluating
-// such a call is an error ("no such overload").
-type FunctionSpec struct {
-	Name      string         `json:"name"`
-	Overloads []OverloadSpec `json:"overloads"`
-}
-
-// OverloadSpec is one overload: its id, whether it is a member (receiver)
-// overload, whose first argument is the receiver, its type parameters, and
-// its argument and result types as CEL type names. Inside an overload, the
-// names listed in TypeParams are type parameters, and an unknown type name
-// with parameters ("tuple(T, U)") is an abstract type.
-type OverloadSpec struct {
-	ID         string   `json:"id"`
-	Member     bool     `json:"member,omitempty"`
-	TypeParams []string `json:"typeParams,omitempty"`
-	Args       []string `json:"args"`
-	Result     string   `json:"result"`
-}
-
-func functionDecls(fns []FunctionSpec, tp types.Provider) ([]cel.EnvOption, error) {
+func functionDecls(fns []wire.FunctionDecl, tp types.Provider) ([]cel.EnvOption, error) {
 	var opts []cel.EnvOption
 	seen := map[string]bool{}
 	for _, f := range fns {
@@ -148,7 +129,7 @@ func (blockLib) CompileOptions() []cel.EnvOption {
 
 func (blockLib) ProgramOptions() []cel.ProgramOption { return nil }
 
-func hasBindingsV1(exts []ExtensionSpec) bool {
+func hasBindingsV1(exts []wire.ExtensionRef) bool {
 	for _, x := range exts {
 		if x.Name == "bindings" {
 			if x.Version == "" || x.Version == "latest" {

@@ -1,134 +1,54 @@
-package engine
+package engine_test
 
 import (
-	"bufio"
-	"encoding/binary"
-	"encoding/hex"
-	"math"
-	"os"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
 
 	"github.com/tidwall/gjson"
 )
 
-// TestAppendDoubleMatchesJavaScript checks doubles against String(x) as
-// node printed them (testdata/doubles.tsv), so Go, JS and Python agree.
-func TestAppendDoubleMatchesJavaScript(t *testing.T) {
-	f, err := os.Open("testdata/doubles.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		bitsHex, want, _ := strings.Cut(line, "\t")
-		b, err := hex.DecodeString(bitsHex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := math.Float64frombits(binary.BigEndian.Uint64(b))
-		if got := string(AppendDouble(nil, v)); got != want {
-			t.Errorf("AppendDouble(%s = %v) = %q, want %q", bitsHex, v, got, want)
-		}
-		n++
-	}
-	if n < 4000 {
-		t.Fatalf("only %d doubles checked", n)
-	}
-}
-
-func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":          `"plain"`,
-		"q\"b\\s":        `"q\"b\\s"`,
-		"\n\r\t\b\f\x01": `"\n\r\t\b\f\u0001"`,
-		"\u2028é😀":       "\"\u2028é😀\"",
-		"bad\xffutf8":    "\"bad\uFFFDutf8\"",
-		"\x7f":           "\"\x7f\"",
-	} {
-		if got := string(AppendString(nil, in)); got != want {
-			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
-func TestTimestampAndDurationForms(t *testing.T) {
-	ts := []struct {
-		in   time.Time
-		want string
-	}{
-		{time.Unix(1234567890, 0), "2009-02-13T23:31:30Z"},
-		{time.Unix(1234567890, 123000000), "2009-02-13T23:31:30.123Z"},
-		{time.Unix(1234567890, 123456000), "2009-02-13T23:31:30.123456Z"},
-		{time.Unix(1234567890, 123456789), "2009-02-13T23:31:30.123456789Z"},
-		{time.Date(1, 1, 1, 0, 0, 0, 0, time.FixedZone("x", 3600)), "0000-12-31T23:00:00Z"},
-	}
-	for _, c := range ts {
-		if got := string(AppendTimestamp(nil, c.in)); got != c.want {
-			t.Errorf("timestamp %v = %s, want %s", c.in, got, c.want)
-		}
-	}
-	ds := map[time.Duration]string{
-		0:                        "0s",
-		1500 * time.Millisecond:  "1.500s",
-		-1500 * time.Millisecond: "-1.500s",
-		time.Nanosecond:          "0.000000001s",
-		-time.Microsecond:        "-0.000001s",
-		3 * time.Hour:            "10800s",
-		math.MinInt64:            "-9223372036.854775808s",
-	}
-	for d, want := range ds {
-		if got := string(AppendDuration(nil, d)); got != want {
-			t.Errorf("duration %v = %s, want %s", d, got, want)
-		}
-	}
-}
-
 // eval compiles expr with vars in the kubernetes base and evaluates it over
 // the JSON activation; it returns the canonical JSON or the error code.
-func eval(t *testing.T, spec EnvSpec, expr, act string) (string, string) {
+func eval(t *testing.T, spec wire.EnvSpec, expr, act string) (string, string) {
 	t.Helper()
-	env, err := NewEnv(spec)
+	env, err := engine.NewEnv(spec)
 	if err != nil {
-		return "", err.(*Error).Code + ": " + err.Error()
+		return "", err.(*wire.Error).Code + ": " + err.Error()
 	}
 	prg, err := env.Compile(expr)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
-	a, err := env.NewJSONActivation(act)
+	a, err := codec.NewActivation(env, act)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
 	v, _, err := prg.Eval(a, 0)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
-	b, err := AppendValue(nil, v)
+	b, err := codec.AppendValue(nil, v)
 	if err != nil {
 		t.Fatalf("%s: encode: %v", expr, err)
 	}
 	return string(b), ""
 }
 
-func vars(kv ...string) EnvSpec {
-	var s EnvSpec
+func vars(kv ...string) wire.EnvSpec {
+	var s wire.EnvSpec
 	for i := 0; i < len(kv); i += 2 {
-		s.Variables = append(s.Variables, VariableSpec{Name: kv[i], Type: kv[i+1]})
+		s.Variables = append(s.Variables, wire.VariableDecl{Name: kv[i], Type: kv[i+1]})
 	}
 	return s
 }
 
 func TestActivationConversions(t *testing.T) {
 	cases := []struct {
-		spec      EnvSpec
+		spec      wire.EnvSpec
 		expr, act string
 		want      string
 		wantErr   string
@@ -145,20 +65,20 @@ func TestActivationConversions(t *testing.T) {
 		{vars("x", "uint"), "x", `{"x":"18446744073709551615"}`, `{"uint":"18446744073709551615"}`, ""},
 		{vars("x", "int"), "x", `{"x":"-42"}`, `{"int":"-42"}`, ""},
 		{vars("x", "int"), "x", `{"x":2.0}`, `{"int":"2"}`, ""},
-		{vars("x", "int"), "x", `{"x":2.5}`, "", CodeEval},
+		{vars("x", "int"), "x", `{"x":2.5}`, "", wire.CodeEval},
 		{vars("x", "double"), "x", `{"x":2}`, `{"double":"2"}`, ""},
 		{vars("x", "double"), "x", `{"x":"-Infinity"}`, `{"double":"-Infinity"}`, ""},
 		{vars("x", "bytes"), "x", `{"x":"/wA="}`, `{"bytes":"/wA="}`, ""},
 		{vars("x", "timestamp"), "x", `{"x":"2009-02-13T23:31:30.5+01:00"}`, `{"timestamp":"2009-02-13T22:31:30.500Z"}`, ""},
 		{vars("x", "google.protobuf.Timestamp"), "x.getFullYear()", `{"x":"2009-02-13T23:31:30Z"}`, `{"int":"2009"}`, ""},
 		{vars("x", "duration"), "x", `{"x":"1h30m"}`, `{"duration":"5400s"}`, ""},
-		{vars("x", "timestamp"), "x", `{"x":"yesterday"}`, "", CodeEval},
+		{vars("x", "timestamp"), "x", `{"x":"yesterday"}`, "", wire.CodeEval},
 		{vars("x", "list(timestamp)"), "x[1] - x[0]", `{"x":["2020-01-01T00:00:00Z","2020-01-02T00:00:00Z"]}`, `{"duration":"86400s"}`, ""},
 		{vars("x", "map(string, duration)"), "x.a + x.b", `{"x":{"a":"1s","b":"500ms"}}`, `{"duration":"1.500s"}`, ""},
 		{vars("x", "map(int, string)"), "x[2]", `{"x":{"1":"a","2":"b"}}`, `"b"`, ""},
 		{vars("x", "optional_type(int)"), "x.orValue(7)", `{"x":null}`, `{"int":"7"}`, ""},
 		{vars("x", "optional_type(int)"), "x.orValue(7)", `{"x":3}`, `{"int":"3"}`, ""},
-		{vars("x", "string"), "x", `{"x":3}`, "", CodeEval},
+		{vars("x", "string"), "x", `{"x":3}`, "", wire.CodeEval},
 		{vars("x", "google.protobuf.Int64Value"), "x == null", `{"x":null}`, `true`, ""},
 		// maps over JSON objects behave as CEL maps
 		{vars("m", "dyn"), "m == {'a': dyn(1), 'b': dyn([true])}", `{"m":{"b":[true],"a":1}}`, `true`, ""},
@@ -167,7 +87,7 @@ func TestActivationConversions(t *testing.T) {
 		{vars("m", "dyn"), "'a' in m && !('z' in m) && has(m.a) && !has(m.z)", `{"m":{"a":null}}`, `true`, ""},
 		{vars("m", "dyn"), "m.a", `{"m":{"a":1,"a":2}}`, `{"int":"2"}`, ""}, // last duplicate wins
 		{vars("m", "dyn"), "m.size()", `{"m":{"a":1,"a":2,"b":3}}`, `{"int":"2"}`, ""},
-		{vars("m", "dyn"), "m.z", `{"m":{"a":1}}`, "", CodeEval},
+		{vars("m", "dyn"), "m.z", `{"m":{"a":1}}`, "", wire.CodeEval},
 		{vars("m", "dyn"), "m.map(k, k)", `{"m":{"z":1,"a":2,"m":3}}`, `["z","a","m"]`, ""},
 		{vars("m", "dyn"), "m.all(k, v, v > 0)", `{"m":{"z":1,"a":2}}`, `true`, ""},
 		{vars("m", "dyn"), "m", `{"m":{"z":1,"a":2,"é":3,"B":4}}`, `{"map":[["B",{"int":"4"}],["a",{"int":"2"}],["z",{"int":"1"}],["é",{"int":"3"}]]}`, ""},
@@ -177,13 +97,13 @@ func TestActivationConversions(t *testing.T) {
 		// keys with many fields (indexed by hash)
 		{vars("m", "dyn"), "m.k12 + m.k0", `{"m":{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12}}`, `{"int":"12"}`, ""},
 		// activation problems
-		{vars("x", "dyn"), "x", `{"x":[[[`, "", CodeInvalidActivation},
-		{vars("x", "dyn"), "x", "{\"x\":\"\xff\"}", "", CodeInvalidActivation},
-		{vars("x", "dyn"), "x", `[1]`, "", CodeInvalidActivation},
-		{vars("x", "dyn"), "x", `{"x":` + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + `}`, "", CodeInvalidActivation},
-		{vars("x", "dyn"), "x.size()", `{"x":` + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + `}`, `{"int":"1"}`, ""},
-		{vars("x", "dyn"), "y", `{"x":1}`, "", CodeCompile},
-		{vars("x", "dyn"), "x", `{}`, "", CodeEval},
+		{vars("x", "dyn"), "x", `{"x":[[[`, "", wire.CodeInvalidActivation},
+		{vars("x", "dyn"), "x", "{\"x\":\"\xff\"}", "", wire.CodeInvalidActivation},
+		{vars("x", "dyn"), "x", `[1]`, "", wire.CodeInvalidActivation},
+		{vars("x", "dyn"), "x", `{"x":` + strings.Repeat("[", codec.MaxDepth+1) + strings.Repeat("]", codec.MaxDepth+1) + `}`, "", wire.CodeInvalidActivation},
+		{vars("x", "dyn"), "x.size()", `{"x":` + strings.Repeat("[", codec.MaxDepth-1) + strings.Repeat("]", codec.MaxDepth-1) + `}`, `{"int":"1"}`, ""},
+		{vars("x", "dyn"), "y", `{"x":1}`, "", wire.CodeCompile},
+		{vars("x", "dyn"), "x", `{}`, "", wire.CodeEval},
 	}
 	for _, c := range cases {
 		got, code := eval(t, c.spec, c.expr, c.act)
@@ -198,7 +118,7 @@ func TestActivationConversions(t *testing.T) {
 }
 
 func TestCostLimitAndEstimate(t *testing.T) {
-	env, err := NewEnv(vars("l", "list(int)"))
+	env, err := engine.NewEnv(vars("l", "list(int)"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,24 +126,24 @@ func TestCostLimitAndEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if prg.CostEstimate == nil || prg.CostEstimate.Max < DefaultCostLimit {
+	if prg.CostEstimate == nil || prg.CostEstimate.Max < engine.DefaultCostLimit {
 		t.Fatalf("estimate %+v should exceed the per-call limit", prg.CostEstimate)
 	}
 	items := make([]string, 200)
 	for i := range items {
 		items[i] = "1"
 	}
-	a, err := env.NewJSONActivation(`{"l":[` + strings.Join(items, ",") + `]}`)
+	a, err := codec.NewActivation(env, `{"l":[`+strings.Join(items, ",")+`]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, cost, err := prg.Eval(a, 0)
-	e, ok := err.(*Error)
-	if !ok || e.Code != CodeCostLimit || cost <= DefaultCostLimit {
-		t.Fatalf("got cost %d, err %v; want cost_limit_exceeded past %d", cost, err, DefaultCostLimit)
+	e, ok := err.(*wire.Error)
+	if !ok || e.Code != wire.CodeCostLimit || cost <= engine.DefaultCostLimit {
+		t.Fatalf("got cost %d, err %v; want cost_limit_exceeded past %d", cost, err, engine.DefaultCostLimit)
 	}
 	// A smaller list fits, and reports its actual cost.
-	a, _ = env.NewJSONActivation(`{"l":[1,2,3]}`)
+	a, _ = codec.NewActivation(env, `{"l":[1,2,3]}`)
 	v, cost, err := prg.Eval(a, 0)
 	if err != nil || cost == 0 || v.Value() != int64(3) {
 		t.Fatalf("got %v, cost %d, err %v", v, cost, err)
@@ -234,41 +154,41 @@ func TestCompatibilityVersions(t *testing.T) {
 	// format.* arrived in Kubernetes 1.31: new expressions at 1.30 cannot
 	// use it; stored expressions can.
 	expr := "format.dns1123Label().validate('my-name').hasValue()"
-	if _, code := eval(t, EnvSpec{CompatibilityVersion: "1.30"}, expr, "{}"); code != CodeCompile {
-		t.Errorf("1.30 NewExpressions: got %q, want compile_error", code)
+	if _, code := eval(t, wire.EnvSpec{CompatibilityVersion: "1.30"}, expr, "{}"); code != wire.CodeCompile {
+		t.Errorf("1.30 engine.NewExpressions: got %q, want compile_error", code)
 	}
-	if got, code := eval(t, EnvSpec{CompatibilityVersion: "1.30", EnvType: StoredExpressions}, expr, "{}"); got != "false" {
-		t.Errorf("1.30 StoredExpressions: got %s %s, want false", got, code)
+	if got, code := eval(t, wire.EnvSpec{CompatibilityVersion: "1.30", EnvType: engine.StoredExpressions}, expr, "{}"); got != "false" {
+		t.Errorf("1.30 engine.StoredExpressions: got %s %s, want false", got, code)
 	}
-	if got, _ := eval(t, EnvSpec{CompatibilityVersion: "1.31"}, expr, "{}"); got != "false" {
+	if got, _ := eval(t, wire.EnvSpec{CompatibilityVersion: "1.31"}, expr, "{}"); got != "false" {
 		t.Errorf("1.31: got %s, want false", got)
 	}
-	if _, code := eval(t, EnvSpec{CompatibilityVersion: "1.29"}, "1", "{}"); !strings.HasPrefix(code, CodeInvalidEnv) {
+	if _, code := eval(t, wire.EnvSpec{CompatibilityVersion: "1.29"}, "1", "{}"); !strings.HasPrefix(code, wire.CodeInvalidEnv) {
 		t.Errorf("1.29: got %q, want invalid_env", code)
 	}
 	// extensions on top of the base; one the base already has is refused
-	if got, _ := eval(t, EnvSpec{Extensions: []ExtensionSpec{{Name: "math"}}}, "math.greatest(1, 5, 3)", "{}"); got != `{"int":"5"}` {
+	if got, _ := eval(t, wire.EnvSpec{Extensions: []wire.ExtensionRef{{Name: "math"}}}, "math.greatest(1, 5, 3)", "{}"); got != `{"int":"5"}` {
 		t.Errorf("math extension: got %s", got)
 	}
-	if _, code := eval(t, EnvSpec{Extensions: []ExtensionSpec{{Name: "strings"}}}, "1", "{}"); !strings.HasPrefix(code, CodeInvalidEnv) {
+	if _, code := eval(t, wire.EnvSpec{Extensions: []wire.ExtensionRef{{Name: "strings"}}}, "1", "{}"); !strings.HasPrefix(code, wire.CodeInvalidEnv) {
 		t.Errorf("strings twice: got %q, want invalid_env", code)
 	}
-	if got, _ := eval(t, EnvSpec{Base: BaseCEL, Extensions: []ExtensionSpec{{Name: "strings", Version: "3"}}}, "'abc'.reverse()", "{}"); got != `"cba"` {
+	if got, _ := eval(t, wire.EnvSpec{Base: engine.BaseCEL, Extensions: []wire.ExtensionRef{{Name: "strings", Version: "3"}}}, "'abc'.reverse()", "{}"); got != `"cba"` {
 		t.Errorf("cel base with strings v3: got %s", got)
 	}
 }
 
 func TestInterrupt(t *testing.T) {
-	env, _ := NewEnv(vars("l", "list(int)"))
+	env, _ := engine.NewEnv(vars("l", "list(int)"))
 	prg, err := env.Compile("l.map(x, l.map(y, x + y)).size()")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := env.NewJSONActivation(`{"l":[1,2,3]}`)
-	SetInterrupted(true)
-	defer SetInterrupted(false)
+	a, _ := codec.NewActivation(env, `{"l":[1,2,3]}`)
+	engine.SetInterrupted(true)
+	defer engine.SetInterrupted(false)
 	_, _, err = prg.Eval(a, 0)
-	if e, ok := err.(*Error); !ok || e.Code != CodeCanceled {
+	if e, ok := err.(*wire.Error); !ok || e.Code != wire.CodeCanceled {
 		t.Fatalf("got %v, want canceled", err)
 	}
 }
@@ -276,7 +196,7 @@ func TestInterrupt(t *testing.T) {
 // TestDecodeRoundTrip: every canonical value decodes back to a value that
 // encodes to the same bytes.
 func TestDecodeRoundTrip(t *testing.T) {
-	env, err := NewEnv(EnvSpec{})
+	env, err := engine.NewEnv(wire.EnvSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,12 +210,12 @@ func TestDecodeRoundTrip(t *testing.T) {
 		`[{"object":{"type":"kubernetes.Quantity","value":"1536Mi"}},{"object":{"type":"net.IP","value":"::1"}},{"object":{"type":"net.CIDR","value":"10.0.0.0/8"}},{"object":{"type":"kubernetes.URL","value":"https://example.com/a?b=c"}},{"object":{"type":"kubernetes.Semver","value":"1.2.3-rc.1"}}]`,
 		`{"message":{"type":"google.protobuf.Duration","json":"1.500s"}}`,
 	} {
-		v, err := env.DecodeValue(gjson.Parse(c))
+		v, err := codec.DecodeValue(env, gjson.Parse(c))
 		if err != nil {
 			t.Errorf("decode %s: %v", c, err)
 			continue
 		}
-		got, err := AppendValue(nil, v)
+		got, err := codec.AppendValue(nil, v)
 		want := c
 		if strings.Contains(c, "google.protobuf.Duration\",\"json") {
 			want = `{"duration":"1.500s"}` // a Duration message is a CEL duration
@@ -305,7 +225,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`1`, `{"int":1}`, `{"int":"x"}`, `{"a":1,"b":2}`, `{"map":[[1.5,1]]}`, `{"map":[[{"double":"1"},1]]}`, `{"object":{"type":"x.Y","value":"1"}}`, `{"object":{"type":"net.IP","value":"not-an-ip"}}`, `{"message":{"type":"no.Such","json":{}}}`} {
-		if _, err := env.DecodeValue(gjson.Parse(bad)); err == nil {
+		if _, err := codec.DecodeValue(env, gjson.Parse(bad)); err == nil {
 			t.Errorf("decode %s: want an error", bad)
 		}
 	}

@@ -1,16 +1,20 @@
-// Package engine is celwasm's CEL engine: cel-go configured as kube-apiserver
-// configures it, compiled programs, lazy JSON activations and the canonical
-// result encoding. It is host-agnostic: the WebAssembly module (wasm/module)
-// wraps it behind the JSON ABI, and the same code runs natively in tests and
-// benchmarks.
+// Package engine is celwasm's CEL core: environments (cel-go configured as
+// kube-apiserver configures it, by Kubernetes compatibility version, or
+// plain cel-go), declarations (variables, functions), compilation to a
+// checked AST with its cost estimate, programs, and evaluation with a cost
+// limit and host interrupts. It is host-agnostic: package abi puts it behind
+// the module's JSON ABI, package codec turns JSON into activations and
+// values into canonical JSON, and the libraries on top (events, tekton, crd,
+// authz) compose it. The same code runs natively in tests and benchmarks.
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/celwasm/celwasm/wire"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -67,86 +71,9 @@ func CompatibilityVersions() []string {
 // for the cel base; the kubernetes base has its own).
 var Extensions = []string{"bindings", "block", "encoders", "jsonpatch", "lists", "math", "network", "protos", "sets", "strings", "two-var-comprehensions"}
 
-// EnvSpec describes a CEL environment: the base, the Kubernetes compatibility
-// version, extensions, declarations and parser/checker options. Its JSON form
-// is the "env" object of the compile request (docs/abi.md).
-type EnvSpec struct {
-	// Base is "kubernetes" (default) or "cel".
-	Base string `json:"base,omitempty"`
-	// CompatibilityVersion is a Kubernetes minor version such as "1.34";
-	// default: the newest known. Only for the kubernetes base.
-	CompatibilityVersion string `json:"compatibilityVersion,omitempty"`
-	// EnvType is "NewExpressions" (default) or "StoredExpressions".
-	EnvType string `json:"envType,omitempty"`
-	// Extensions are cel-go extensions added on top of the base.
-	Extensions []ExtensionSpec `json:"extensions,omitempty"`
-	// Variables are the variable declarations.
-	Variables []VariableSpec `json:"variables,omitempty"`
-	// Container is the namespace used to resolve identifiers.
-	Container string `json:"container,omitempty"`
-	// DisableTypeCheck compiles without the checker (parse only).
-	DisableTypeCheck bool `json:"disableTypeCheck,omitempty"`
-	// DisableMacros turns off all macros (has, all, exists, map, ...).
-	DisableMacros bool `json:"disableMacros,omitempty"`
-	// DescriptorSet is a base64 google.protobuf.FileDescriptorSet whose
-	// messages become types of the environment.
-	DescriptorSet string `json:"descriptorSet,omitempty"`
-	// Functions are function declarations without implementations: the
-	// checker knows them; calling one at evaluation is an error.
-	Functions []FunctionSpec `json:"functions,omitempty"`
-	// ErrorOnBadPresenceTest makes has() and optional field selection on a
-	// value that has no fields (an int, a string) an error rather than false
-	// (cel.EnableErrorOnBadPresenceTest), as the CEL specification says.
-	ErrorOnBadPresenceTest bool `json:"errorOnBadPresenceTest,omitempty"`
-}
-
-// ExtensionSpec names a cel-go extension and its version ("latest" when empty).
-// Its JSON form is either the name alone ("math") or {"name":"strings","version":3}.
-type ExtensionSpec struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-}
-
-// UnmarshalJSON accepts "name" or {"name":..., "version": N|"N"|"latest"}.
-func (e *ExtensionSpec) UnmarshalJSON(b []byte) error {
-	var name string
-	if err := json.Unmarshal(b, &name); err == nil {
-		*e = ExtensionSpec{Name: name}
-		return nil
-	}
-	var obj struct {
-		Name    string          `json:"name"`
-		Version json.RawMessage `json:"version"`
-	}
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return fmt.Errorf("extension: want a name or {\"name\",\"version\"}: %w", err)
-	}
-	e.Name = obj.Name
-	e.Version = ""
-	if len(obj.Version) > 0 && string(obj.Version) != "null" {
-		var s string
-		if err := json.Unmarshal(obj.Version, &s); err == nil {
-			e.Version = s
-		} else {
-			var n uint32
-			if err := json.Unmarshal(obj.Version, &n); err != nil {
-				return fmt.Errorf("extension %q: version must be a non-negative integer or \"latest\"", obj.Name)
-			}
-			e.Version = strconv.FormatUint(uint64(n), 10)
-		}
-	}
-	return nil
-}
-
-// VariableSpec declares a variable by name and CEL type name.
-type VariableSpec struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-}
-
 // Env is a constructed CEL environment with its declarations resolved.
 type Env struct {
-	Spec  EnvSpec
+	Spec  wire.EnvSpec
 	cel   *cel.Env
 	k8s   bool
 	estim checker.CostEstimator
@@ -162,9 +89,9 @@ type Env struct {
 // CEL returns the underlying cel-go environment.
 func (e *Env) CEL() *cel.Env { return e.cel }
 
-// NewEnv builds the environment a spec describes. Errors are *Error with
+// NewEnv builds the environment a spec describes. Errors are *wire.Error with
 // code "invalid_env".
-func NewEnv(spec EnvSpec) (*Env, error) {
+func NewEnv(spec wire.EnvSpec) (*Env, error) {
 	if spec.Base == "" {
 		spec.Base = BaseKubernetes
 	}
@@ -335,7 +262,7 @@ func extensionLibraryName(name string) string {
 	return "cel.lib.ext." + name
 }
 
-func extensionOptions(exts []ExtensionSpec) ([]cel.EnvOption, error) {
+func extensionOptions(exts []wire.ExtensionRef) ([]cel.EnvOption, error) {
 	var opts []cel.EnvOption
 	seen := map[string]bool{}
 	for _, x := range exts {
@@ -421,3 +348,34 @@ func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
 		cel.CostLimit(costLimit),
 	}
 }
+
+// Construct builds a library object by calling its CEL constructor, so the
+// library's own parsing and validation apply.
+func (e *Env) Construct(fn, arg string) (ref.Val, error) {
+	if e.ctors == nil {
+		e.ctors = map[string]cel.Program{}
+	}
+	prg, ok := e.ctors[fn]
+	if !ok {
+		env, err := e.cel.Extend(cel.Variable("__arg", types.StringType))
+		if err != nil {
+			return nil, err
+		}
+		ast, iss := env.Compile(fn + "(__arg)")
+		if iss.Err() != nil {
+			return nil, fmt.Errorf("%s() is not available in this environment", fn)
+		}
+		if prg, err = env.Program(ast); err != nil {
+			return nil, err
+		}
+		e.ctors[fn] = prg
+	}
+	v, _, err := prg.Eval(map[string]any{"__arg": arg})
+	if err != nil {
+		return nil, fmt.Errorf("%s(%q): %v", fn, arg, err)
+	}
+	return v, nil
+}
+
+// VariableType returns the declared type of a variable (nil: undeclared).
+func (e *Env) VariableType(name string) *cel.Type { return e.varTypes[name] }

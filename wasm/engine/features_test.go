@@ -1,10 +1,14 @@
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
 	"testing"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -14,57 +18,57 @@ import (
 
 // evalTyped compiles expr in spec and evaluates it with a typed activation;
 // it returns the canonical JSON, or the error code.
-func evalTyped(t *testing.T, spec EnvSpec, expr, typed string) (string, string) {
+func evalTyped(t *testing.T, spec wire.EnvSpec, expr, typed string) (string, string) {
 	t.Helper()
-	env, err := NewEnv(spec)
+	env, err := engine.NewEnv(spec)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
 	prg, err := env.Compile(expr)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
-	a, err := env.NewJSONActivation("{}")
+	a, err := codec.NewActivation(env, "{}")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if typed != "" {
 		if err := a.SetTyped(gjson.Parse(typed)); err != nil {
-			return "", err.(*Error).Code
+			return "", err.(*wire.Error).Code
 		}
 	}
 	v, _, err := prg.Eval(a, 0)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
-	b, err := AppendValue(nil, v)
+	b, err := codec.AppendValue(nil, v)
 	if err != nil {
 		t.Fatalf("%s: encode: %v", expr, err)
 	}
 	return string(b), ""
 }
 
-func exts(names ...string) []ExtensionSpec {
-	var out []ExtensionSpec
+func exts(names ...string) []wire.ExtensionRef {
+	var out []wire.ExtensionRef
 	for _, n := range names {
-		out = append(out, ExtensionSpec{Name: n})
+		out = append(out, wire.ExtensionRef{Name: n})
 	}
 	return out
 }
 
 func TestEnvFeatures(t *testing.T) {
-	tuple := FunctionSpec{Name: "tuple", Overloads: []OverloadSpec{{
+	tuple := wire.FunctionDecl{Name: "tuple", Overloads: []wire.OverloadDecl{{
 		ID: "tuple_T_U", TypeParams: []string{"T", "U"}, Args: []string{"T", "U"}, Result: "tuple(T, U)",
 	}}}
-	fn := FunctionSpec{Name: "fn", Overloads: []OverloadSpec{
+	fn := wire.FunctionDecl{Name: "fn", Overloads: []wire.OverloadDecl{
 		{ID: "fn_string_int", Args: []string{"string", "int"}, Result: "string"},
 		{ID: "string_fn", Member: true, Args: []string{"string"}, Result: "bool"},
 	}}
-	cel := EnvSpec{Base: BaseCEL}
-	with := func(f func(*EnvSpec)) EnvSpec { s := cel; f(&s); return s }
+	cel := wire.EnvSpec{Base: engine.BaseCEL}
+	with := func(f func(*wire.EnvSpec)) wire.EnvSpec { s := cel; f(&s); return s }
 	cases := []struct {
 		name    string
-		spec    EnvSpec
+		spec    wire.EnvSpec
 		expr    string
 		typed   string
 		want    string
@@ -72,31 +76,33 @@ func TestEnvFeatures(t *testing.T) {
 	}{
 		// has() on a field of an int: false by default, an error when asked.
 		{"presence default", cel, "has(dyn(1).a)", "", "false", ""},
-		{"presence error", with(func(s *EnvSpec) { s.ErrorOnBadPresenceTest = true }), "has(dyn(1).a)", "", "", CodeEval},
-		{"presence on maps", with(func(s *EnvSpec) { s.ErrorOnBadPresenceTest = true }), "has({'a': 1}.a) && !has({'a': 1}.b)", "", "true", ""},
+		{"presence error", with(func(s *wire.EnvSpec) { s.ErrorOnBadPresenceTest = true }), "has(dyn(1).a)", "", "", wire.CodeEval},
+		{"presence on maps", with(func(s *wire.EnvSpec) { s.ErrorOnBadPresenceTest = true }), "has({'a': 1}.a) && !has({'a': 1}.b)", "", "true", ""},
 		// declared functions type-check and fail at evaluation
-		{"function call fails", with(func(s *EnvSpec) { s.Functions = []FunctionSpec{fn} }), "fn('a', 1)", "", "", CodeEval},
-		{"member function types", with(func(s *EnvSpec) { s.Functions = []FunctionSpec{fn} }), "'a'.fn() || true", "", "true", ""},
-		{"function wrong args", with(func(s *EnvSpec) { s.Functions = []FunctionSpec{fn} }), "fn(1, 1)", "", "", CodeCompile},
-		{"abstract type", with(func(s *EnvSpec) { s.Functions = []FunctionSpec{tuple} }), "type(tuple(1, 'a')) == type(tuple(1, 'a'))", "", "", CodeEval},
-		{"unknown type in function", with(func(s *EnvSpec) {
-			s.Functions = []FunctionSpec{{Name: "f", Overloads: []OverloadSpec{{ID: "f_x", Args: []string{"nosuch"}, Result: "int"}}}}
-		}), "1", "", "", CodeInvalidEnv},
-		{"function twice", with(func(s *EnvSpec) { s.Functions = []FunctionSpec{fn, fn} }), "1", "", "", CodeInvalidEnv},
+		{"function call fails", with(func(s *wire.EnvSpec) { s.Functions = []wire.FunctionDecl{fn} }), "fn('a', 1)", "", "", wire.CodeEval},
+		{"member function types", with(func(s *wire.EnvSpec) { s.Functions = []wire.FunctionDecl{fn} }), "'a'.fn() || true", "", "true", ""},
+		{"function wrong args", with(func(s *wire.EnvSpec) { s.Functions = []wire.FunctionDecl{fn} }), "fn(1, 1)", "", "", wire.CodeCompile},
+		{"abstract type", with(func(s *wire.EnvSpec) { s.Functions = []wire.FunctionDecl{tuple} }), "type(tuple(1, 'a')) == type(tuple(1, 'a'))", "", "", wire.CodeEval},
+		{"unknown type in function", with(func(s *wire.EnvSpec) {
+			s.Functions = []wire.FunctionDecl{{Name: "f", Overloads: []wire.OverloadDecl{{ID: "f_x", Args: []string{"nosuch"}, Result: "int"}}}}
+		}), "1", "", "", wire.CodeInvalidEnv},
+		{"function twice", with(func(s *wire.EnvSpec) { s.Functions = []wire.FunctionDecl{fn, fn} }), "1", "", "", wire.CodeInvalidEnv},
 		// cel.block
-		{"block", with(func(s *EnvSpec) { s.Extensions = exts("bindings", "block") }),
+		{"block", with(func(s *wire.EnvSpec) { s.Extensions = exts("bindings", "block") }),
 			"cel.block([1, cel.index(0) + 1, cel.index(1) * 10], cel.index(2))", "", `{"int":"20"}`, ""},
-		{"block iterVar", with(func(s *EnvSpec) { s.Extensions = exts("bindings", "block") }),
+		{"block iterVar", with(func(s *wire.EnvSpec) { s.Extensions = exts("bindings", "block") }),
 			"cel.block([[1, 2]], cel.index(0).map(cel.iterVar(0, 0), cel.iterVar(0, 0) * 2))", "", `[{"int":"2"},{"int":"4"}]`, ""},
-		{"block needs bindings", with(func(s *EnvSpec) { s.Extensions = exts("block") }), "1", "", "", CodeInvalidEnv},
-		{"block needs bindings v1", with(func(s *EnvSpec) { s.Extensions = []ExtensionSpec{{Name: "bindings", Version: "0"}, {Name: "block"}} }), "1", "", "", CodeInvalidEnv},
-		{"block bad index", with(func(s *EnvSpec) { s.Extensions = exts("bindings", "block") }), "cel.block([1], cel.index(-1))", "", "", CodeCompile},
+		{"block needs bindings", with(func(s *wire.EnvSpec) { s.Extensions = exts("block") }), "1", "", "", wire.CodeInvalidEnv},
+		{"block needs bindings v1", with(func(s *wire.EnvSpec) {
+			s.Extensions = []wire.ExtensionRef{{Name: "bindings", Version: "0"}, {Name: "block"}}
+		}), "1", "", "", wire.CodeInvalidEnv},
+		{"block bad index", with(func(s *wire.EnvSpec) { s.Extensions = exts("bindings", "block") }), "cel.block([1], cel.index(-1))", "", "", wire.CodeCompile},
 		// network (cel base only) and jsonpatch
-		{"network", with(func(s *EnvSpec) { s.Extensions = exts("network") }), "cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))", "", "true", ""},
-		{"network version", with(func(s *EnvSpec) { s.Extensions = []ExtensionSpec{{Name: "network", Version: "2"}} }), "1", "", "", CodeInvalidEnv},
-		{"network on kubernetes", EnvSpec{Extensions: exts("network")}, "1", "", "", CodeInvalidEnv},
-		{"jsonpatch", EnvSpec{Extensions: exts("jsonpatch")}, "jsonpatch.escapeKey('k8s.io/a~b')", "", `"k8s.io~1a~0b"`, ""},
-		{"jsonpatch absent", EnvSpec{}, "jsonpatch.escapeKey('a')", "", "", CodeCompile},
+		{"network", with(func(s *wire.EnvSpec) { s.Extensions = exts("network") }), "cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))", "", "true", ""},
+		{"network version", with(func(s *wire.EnvSpec) { s.Extensions = []wire.ExtensionRef{{Name: "network", Version: "2"}} }), "1", "", "", wire.CodeInvalidEnv},
+		{"network on kubernetes", wire.EnvSpec{Extensions: exts("network")}, "1", "", "", wire.CodeInvalidEnv},
+		{"jsonpatch", wire.EnvSpec{Extensions: exts("jsonpatch")}, "jsonpatch.escapeKey('k8s.io/a~b')", "", `"k8s.io~1a~0b"`, ""},
+		{"jsonpatch absent", wire.EnvSpec{}, "jsonpatch.escapeKey('a')", "", "", wire.CodeCompile},
 	}
 	for _, c := range cases {
 		got, code := evalTyped(t, c.spec, c.expr, c.typed)
@@ -107,7 +113,7 @@ func TestEnvFeatures(t *testing.T) {
 }
 
 func TestFunctionOutputTypes(t *testing.T) {
-	env, err := NewEnv(EnvSpec{Base: BaseCEL, Functions: []FunctionSpec{{Name: "tuple", Overloads: []OverloadSpec{{
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL, Functions: []wire.FunctionDecl{{Name: "tuple", Overloads: []wire.OverloadDecl{{
 		ID: "tuple_T_U", TypeParams: []string{"T", "U"}, Args: []string{"T", "U"}, Result: "tuple(T, U)",
 	}}}}})
 	if err != nil {
@@ -173,7 +179,7 @@ func TestAuthzTable(t *testing.T) {
 		`{"authorizer":{"object":{"type":"kubernetes.authorization.Authorizer","value":{"rules":[{"verbs":"get"}]}}}}`,
 		`{"authorizer":{"object":{"type":"kubernetes.authorization.ResourceCheck","value":{"rules":[]}}}}`,
 	} {
-		if _, code := evalTyped(t, spec, "authorizer.path('/').check('get').allowed()", bad); code != CodeInvalidActivation {
+		if _, code := evalTyped(t, spec, "authorizer.path('/').check('get').allowed()", bad); code != wire.CodeInvalidActivation {
 			t.Errorf("%s: got %q, want invalid_activation", bad, code)
 		}
 	}
@@ -236,7 +242,7 @@ func testDescriptorSet(t *testing.T, gz, withU bool) string {
 
 func TestDescriptorSetMessages(t *testing.T) {
 	for _, gz := range []bool{false, true} {
-		spec := EnvSpec{Base: BaseCEL, DescriptorSet: testDescriptorSet(t, gz, false)}
+		spec := wire.EnvSpec{Base: engine.BaseCEL, DescriptorSet: testDescriptorSet(t, gz, false)}
 		for expr, want := range map[string]string{
 			// Any fields holding the set's own messages pack and unpack.
 			"t.M{name: 'a', any: t.M{name: 'b'}}.any.name":                     `"b"`,
@@ -252,7 +258,7 @@ func TestDescriptorSetMessages(t *testing.T) {
 	}
 	// A second set holding the same t.proto shares its descriptors, so Any
 	// values (registered from the first set) still compare equal.
-	spec := EnvSpec{Base: BaseCEL, DescriptorSet: testDescriptorSet(t, false, true)}
+	spec := wire.EnvSpec{Base: engine.BaseCEL, DescriptorSet: testDescriptorSet(t, false, true)}
 	if got, code := evalTyped(t, spec, "u.U{m: t.M{any: t.M{name: 'b'}}}.m.any == t.M{name: 'b'}", ""); got != "true" {
 		t.Errorf("shared file across sets: %s (%s)", got, code)
 	}
@@ -261,7 +267,7 @@ func TestDescriptorSetMessages(t *testing.T) {
 		"not base64!",
 		base64.StdEncoding.EncodeToString([]byte("not a descriptor set")),
 	} {
-		if _, code := evalTyped(t, EnvSpec{Base: BaseCEL, DescriptorSet: bad}, "1", ""); code != CodeInvalidEnv {
+		if _, code := evalTyped(t, wire.EnvSpec{Base: engine.BaseCEL, DescriptorSet: bad}, "1", ""); code != wire.CodeInvalidEnv {
 			t.Errorf("descriptorSet %q: got %q, want invalid_env", bad, code)
 		}
 	}
@@ -270,7 +276,7 @@ func TestDescriptorSetMessages(t *testing.T) {
 // TestMapIterationIsStable: maps that are not JSON activations iterate in
 // sorted key order (cel-go patch), so results and costs repeat exactly.
 func TestMapIterationIsStable(t *testing.T) {
-	env, err := NewEnv(EnvSpec{Base: BaseCEL})
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +286,7 @@ func TestMapIterationIsStable(t *testing.T) {
 	}
 	var first uint64
 	for i := 0; i < 50; i++ {
-		a, _ := env.NewJSONActivation("{}")
+		a, _ := codec.NewActivation(env, "{}")
 		_, cost, err := prg.Eval(a, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -291,7 +297,7 @@ func TestMapIterationIsStable(t *testing.T) {
 			t.Fatalf("run %d cost %d, run 0 cost %d", i, cost, first)
 		}
 	}
-	if got, _ := evalTyped(t, EnvSpec{Base: BaseCEL}, "{'q': 1, 'b': 2, 2: 3, true: 4}.map(k, string(k))", ""); got != `["true","2","b","q"]` {
+	if got, _ := evalTyped(t, wire.EnvSpec{Base: engine.BaseCEL}, "{'q': 1, 'b': 2, 2: 3, true: 4}.map(k, string(k))", ""); got != `["true","2","b","q"]` {
 		t.Errorf("map literal keys in order %s", got)
 	}
 }

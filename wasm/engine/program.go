@@ -5,21 +5,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 )
-
-// CostEstimate is cel-go's static cost estimate of a checked expression, in
-// cost units, computed with the environment's estimator (kube-apiserver's
-// library cost estimator for the kubernetes base). Without size hints on the
-// declarations, sizes are unbounded and Max can be as large as 2^64-1.
-type CostEstimate struct {
-	Min uint64 `json:"min"`
-	Max uint64 `json:"max"`
-}
 
 // Program is a compiled expression: the checked (or parsed) AST and the
 // cel-go programs planned from it, one per cost limit in use.
@@ -28,7 +21,7 @@ type Program struct {
 	Expression   string
 	AST          *cel.Ast
 	OutputType   string
-	CostEstimate *CostEstimate
+	CostEstimate *wire.CostEstimate
 	progs        map[uint64]cel.Program
 }
 
@@ -37,10 +30,10 @@ type Program struct {
 const maxPlannedLimits = 8
 
 // Compile parses and (unless the environment disables it) type-checks expr.
-// A failure is an *Error with code compile_error and every issue.
+// A failure is a *wire.Error with code compile_error and every issue.
 func (e *Env) Compile(expr string) (*Program, error) {
 	if !utf8.ValidString(expr) {
-		return nil, newErr(CodeCompile, "expression is not valid UTF-8")
+		return nil, Errorf(wire.CodeCompile, "expression is not valid UTF-8")
 	}
 	var ast *cel.Ast
 	var iss *cel.Issues
@@ -57,22 +50,22 @@ func (e *Env) Compile(expr string) (*Program, error) {
 		p.OutputType = cel.FormatCELType(ast.OutputType())
 		est, err := e.cel.EstimateCost(ast, e.estim)
 		if err == nil {
-			p.CostEstimate = &CostEstimate{Min: est.Min, Max: est.Max}
+			p.CostEstimate = &wire.CostEstimate{Min: est.Min, Max: est.Max}
 		}
 	} else {
 		p.OutputType = "dyn"
 	}
 	if _, err := p.program(DefaultCostLimit); err != nil {
-		return nil, &Error{Code: CodeCompile, Message: err.Error()}
+		return nil, &wire.Error{Code: wire.CodeCompile, Message: err.Error()}
 	}
 	return p, nil
 }
 
-func compileError(expr string, iss *cel.Issues) *Error {
+func compileError(expr string, iss *cel.Issues) *wire.Error {
 	src := common.NewTextSource(expr)
-	out := &Error{Code: CodeCompile, Message: iss.String()}
+	out := &wire.Error{Code: wire.CodeCompile, Message: iss.String()}
 	for _, e := range iss.Errors() {
-		out.Issues = append(out.Issues, Issue{
+		out.Issues = append(out.Issues, wire.Issue{
 			Line:    e.Location.Line(),
 			Column:  e.Location.Column() + 1,
 			Message: e.Message,
@@ -104,7 +97,7 @@ func (p *Program) program(limit uint64) (cel.Program, error) {
 
 // Eval evaluates the program against an activation with a per-call cost
 // limit in cost units (0 means DefaultCostLimit). It returns the value and
-// the actual cost; a failure is an *Error with code eval_error or
+// the actual cost; a failure is a *wire.Error with code eval_error or
 // cost_limit_exceeded whose Cost holds the cost spent.
 func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Val, cost uint64, err error) {
 	if costLimit == 0 {
@@ -112,7 +105,7 @@ func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Va
 	}
 	prg, err := p.program(costLimit)
 	if err != nil {
-		return nil, 0, &Error{Code: CodeInternal, Message: err.Error()}
+		return nil, 0, &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 	}
 	out, det, err := prg.Eval(act)
 	if det != nil && det.ActualCost() != nil {
@@ -122,18 +115,18 @@ func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Va
 		var cancelled interpreter.EvalCancelledError
 		if errors.As(err, &cancelled) {
 			if cancelled.Cause == interpreter.CostLimitExceeded {
-				return nil, cost, &Error{Code: CodeCostLimit, Message: err.Error(), Cost: &cost}
+				return nil, cost, &wire.Error{Code: wire.CodeCostLimit, Message: err.Error(), Cost: &cost}
 			}
-			return nil, cost, &Error{Code: CodeCanceled, Message: err.Error(), Cost: &cost}
+			return nil, cost, &wire.Error{Code: wire.CodeCanceled, Message: err.Error(), Cost: &cost}
 		}
-		code := CodeEval
+		code := wire.CodeEval
 		if strings.HasPrefix(err.Error(), "internal error:") {
-			code = CodeInternal
+			code = wire.CodeInternal
 		}
-		return nil, cost, &Error{Code: code, Message: err.Error(), Cost: &cost}
+		return nil, cost, &wire.Error{Code: code, Message: err.Error(), Cost: &cost}
 	}
 	if types.IsUnknown(out) {
-		return nil, cost, &Error{Code: CodeEval, Message: "result is unknown", Cost: &cost}
+		return nil, cost, &wire.Error{Code: wire.CodeEval, Message: "result is unknown", Cost: &cost}
 	}
 	return out, cost, nil
 }

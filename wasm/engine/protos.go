@@ -200,7 +200,7 @@ func (c chainResolver) FindDescriptorByName(n protoreflect.FullName) (protorefle
 
 // decodeMessage reads {"type": FULL_NAME, "json": PROTOJSON} into a message
 // of a type from the environment's descriptor set (or a well-known type).
-func (e *Env) decodeMessage(body gjson.Result) (ref.Val, error) {
+func (e *Env) DecodeMessage(body gjson.Result) (ref.Val, error) {
 	name := protoreflect.FullName(body.Get("type").Str)
 	var md protoreflect.MessageDescriptor
 	for _, reg := range []*protoregistry.Files{e.files, protoregistry.GlobalFiles} {

@@ -2,6 +2,13 @@
 // JSON ABI of docs/abi.md, built with GOOS=wasip1 GOARCH=wasm
 // -buildmode=c-shared (a reactor: hosts call _initialize once, then the
 // exports).
+//
+// Request path: the host writes request bytes into a buffer from
+// celwasm_alloc and calls an export with its address and length; serve finds
+// the buffer and hands the bytes to the export's handler in package abi
+// (decoding, the engine, the codec); the response bytes stay in linear
+// memory until the next call, their address and length packed into the
+// result.
 package main
 
 import (
@@ -52,74 +59,64 @@ func request(ptr, length uint32) (req []byte, ok bool) {
 
 var outside = []byte(`{"error":{"code":"bad_request","message":"request is not inside a buffer from celwasm_alloc"}}`)
 
-// respond packs the response's address and length into one result: the
-// address in the high 32 bits, the length in the low 32 bits. The response
-// stays valid until the next call of any export.
-func respond(b []byte) uint64 {
+// serve runs the handler of one request/response export: the request must
+// lie in a buffer from celwasm_alloc. The result packs the response's
+// address (high 32 bits) and length (low 32 bits); the response stays valid
+// until the next call of any export.
+func serve(x export, ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	b := outside
+	if ok {
+		b = handlers[x](req)
+	}
 	if len(b) == 0 {
 		return 0
 	}
 	return uint64(uintptr(unsafe.Pointer(&b[0])))<<32 | uint64(len(b))
 }
 
-// celwasm_compile compiles an expression (request and response: docs/abi.md).
-//
+// The request/response exports (docs/abi.md), one table.
+type export int
+
+const (
+	exportCompile export = iota
+	exportEval
+	exportEvalBatch
+	exportValidate
+	exportCost
+	exportVersion
+)
+
+var handlers = [...]func([]byte) []byte{
+	exportCompile:   handler.Compile,
+	exportEval:      handler.Eval,
+	exportEvalBatch: handler.EvalBatch,
+	exportValidate:  handler.Validate,
+	exportCost:      handler.Cost,
+	exportVersion:   func([]byte) []byte { return handler.Version() },
+}
+
 //go:wasmexport celwasm_compile
-func compile(ptr, length uint32) uint64 {
-	req, ok := request(ptr, length)
-	if !ok {
-		return respond(outside)
-	}
-	return respond(handler.Compile(req))
-}
+func compile(ptr, length uint32) uint64 { return serve(exportCompile, ptr, length) }
 
-// celwasm_eval evaluates a compiled program against an activation.
-//
 //go:wasmexport celwasm_eval
-func eval(ptr, length uint32) uint64 {
-	req, ok := request(ptr, length)
-	if !ok {
-		return respond(outside)
-	}
-	return respond(handler.Eval(req))
-}
+func eval(ptr, length uint32) uint64 { return serve(exportEval, ptr, length) }
 
-// celwasm_eval_batch evaluates one program over many activations or
-// CloudEvents: a header line and NDJSON items in, one response line per item
-// out.
-//
 //go:wasmexport celwasm_eval_batch
-func evalBatch(ptr, length uint32) uint64 {
-	req, ok := request(ptr, length)
-	if !ok {
-		return respond(outside)
-	}
-	return respond(handler.EvalBatch(req))
-}
+func evalBatch(ptr, length uint32) uint64 { return serve(exportEvalBatch, ptr, length) }
 
-// celwasm_validate validates custom resources (creates and updates) against
-// a CustomResourceDefinition as kube-apiserver does (docs/abi.md, "validate").
-//
 //go:wasmexport celwasm_validate
-func validate(ptr, length uint32) uint64 {
-	req, ok := request(ptr, length)
-	if !ok {
-		return respond(outside)
-	}
-	return respond(handler.Validate(req))
-}
+func validate(ptr, length uint32) uint64 { return serve(exportValidate, ptr, length) }
 
-// celwasm_cost reports a CustomResourceDefinition's x-kubernetes-validations
-// cost estimates against kube-apiserver's limits, with explanations
-// (docs/abi.md, "cost").
-//
 //go:wasmexport celwasm_cost
-func cost(ptr, length uint32) uint64 {
-	req, ok := request(ptr, length)
-	if !ok {
-		return respond(outside)
-	}
-	return respond(handler.Cost(req))
+func cost(ptr, length uint32) uint64 { return serve(exportCost, ptr, length) }
+
+// celwasm_version describes the module (versions, compatibility versions,
+// extensions).
+//
+//go:wasmexport celwasm_version
+func version() uint64 {
+	return serve(exportVersion, 0, 0)
 }
 
 // celwasm_free releases a program; it returns 1 if the handle was known.
@@ -140,14 +137,6 @@ func free(handle uint32) uint32 {
 //go:wasmexport celwasm_interrupt_flag
 func interruptFlag() uint32 {
 	return uint32(engine.InterruptFlagAddress())
-}
-
-// celwasm_version describes the module (versions, compatibility versions,
-// extensions).
-//
-//go:wasmexport celwasm_version
-func version() uint64 {
-	return respond(handler.Version())
 }
 
 func main() {}

@@ -13,10 +13,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/codec"
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/events"
 )
 
 // Filter is the trigger filter the stages evaluate (the batch benchmark's).
@@ -51,12 +55,12 @@ func Run(event []byte) ([]Result, error) {
 	if err := json.Compact(&compact, event); err != nil {
 		return nil, fmt.Errorf("event: %v", err)
 	}
-	expr, err := engine.FilterToCEL(gjson.Parse(Filter))
+	expr, err := events.FilterToCEL(gjson.Parse(Filter))
 	if err != nil {
 		return nil, err
 	}
-	env, err := engine.NewEnv(engine.EnvSpec{Base: engine.BaseCEL, Extensions: []engine.ExtensionSpec{{Name: "strings"}},
-		Variables: []engine.VariableSpec{{Name: engine.EventVariable, Type: "map(string, dyn)"}, {Name: engine.DataVariable, Type: "dyn"}}})
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL, Extensions: []wire.ExtensionRef{{Name: "strings"}},
+		Variables: []wire.VariableDecl{{Name: events.EventVariable, Type: "map(string, dyn)"}, {Name: events.DataVariable, Type: "dyn"}}})
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +73,7 @@ func Run(event []byte) ([]Result, error) {
 		return nil, err
 	}
 	ev := compact.String() // one line, for the NDJSON batch
-	act, err := env.EventActivation(gjson.Parse(ev))
+	act, err := events.Activation(env, gjson.Parse(ev))
 	if err != nil {
 		return nil, err
 	}
@@ -108,12 +112,12 @@ func Run(event []byte) ([]Result, error) {
 		},
 		func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				_ = engine.CheckJSON(ev)
+				_ = codec.CheckJSON(ev)
 			}
 		},
 		func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				sink, _ = env.EventActivation(gjson.Parse(ev))
+				sink, _ = events.Activation(env, gjson.Parse(ev))
 			}
 		},
 		func(b *testing.B) {

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/blang/semver/v4"
-	"github.com/celwasm/celwasm/conformance/internal/corpus"
-	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -24,6 +22,9 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
+
+	"github.com/celwasm/celwasm/conformance/internal/corpus"
+	"github.com/celwasm/celwasm/wasm/codec"
 )
 
 // outcome is what kube-apiserver's CEL environment makes of a case.
@@ -393,19 +394,19 @@ func encode(dst []byte, v ref.Val) ([]byte, error) {
 		return fmt.Appendf(dst, `{"uint":"%d"}`, uint64(x)), nil
 	case types.Double:
 		dst = append(dst, `{"double":"`...)
-		dst = engine.AppendDouble(dst, float64(x))
+		dst = codec.AppendDouble(dst, float64(x))
 		return append(dst, `"}`...), nil
 	case types.String:
-		return engine.AppendString(dst, string(x)), nil
+		return codec.AppendString(dst, string(x)), nil
 	case types.Bytes:
 		return fmt.Appendf(dst, `{"bytes":"%s"}`, base64.StdEncoding.EncodeToString(x)), nil
 	case types.Timestamp:
 		dst = append(dst, `{"timestamp":"`...)
-		dst = engine.AppendTimestamp(dst, x.Time)
+		dst = codec.AppendTimestamp(dst, x.Time)
 		return append(dst, `"}`...), nil
 	case types.Duration:
 		dst = append(dst, `{"duration":"`...)
-		dst = engine.AppendDuration(dst, x.Duration)
+		dst = codec.AppendDuration(dst, x.Duration)
 		return append(dst, `"}`...), nil
 	case *types.Optional:
 		dst = append(dst, `{"optional":[`...)
@@ -418,7 +419,7 @@ func encode(dst []byte, v ref.Val) ([]byte, error) {
 		return append(dst, "]}"...), nil
 	case *types.Type:
 		dst = append(dst, `{"type":`...)
-		return append(engine.AppendString(dst, x.TypeName()), '}'), nil
+		return append(codec.AppendString(dst, x.TypeName()), '}'), nil
 	case *types.Err:
 		return dst, x
 	case traits.Lister:
@@ -437,11 +438,11 @@ func encode(dst []byte, v ref.Val) ([]byte, error) {
 		return encodeMap(dst, x)
 	}
 	dst = append(dst, `{"object":{"type":`...)
-	dst = engine.AppendString(dst, v.Type().TypeName())
+	dst = codec.AppendString(dst, v.Type().TypeName())
 	if s, ok := v.Value().(fmt.Stringer); ok {
 		if _, isErr := v.Value().(error); !isErr {
 			dst = append(dst, `,"value":`...)
-			dst = engine.AppendString(dst, s.String())
+			dst = codec.AppendString(dst, s.String())
 		}
 	}
 	return append(dst, "}}"...), nil

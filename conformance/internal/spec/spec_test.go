@@ -10,10 +10,12 @@ import (
 	test2pb "cel.dev/expr/conformance/proto2"
 	test3pb "cel.dev/expr/conformance/proto3"
 	testpb "cel.dev/expr/conformance/test"
-	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"google.golang.org/protobuf/encoding/prototext"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
 )
 
 func files(t *testing.T) []*testpb.SimpleTestFile {
@@ -64,7 +66,7 @@ func TestCanonicalAgreesWithEngine(t *testing.T) {
 		if err != nil {
 			return // values cel-go cannot read (e.g. unknown enum types) have no engine encoding
 		}
-		theirs, err := engine.AppendValue(nil, val)
+		theirs, err := codec.AppendValue(nil, val)
 		if err != nil {
 			t.Errorf("%s: engine: %v", name, err)
 			return

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	celpb "cel.dev/expr"
-	"github.com/celwasm/celwasm/wasm/engine"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/anypb"
@@ -15,6 +14,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/celwasm/celwasm/wasm/codec"
 )
 
 // Canonical writes a cel.expr.Value in celwasm's canonical typed JSON
@@ -39,7 +40,7 @@ func appendValue(dst []byte, v *celpb.Value) ([]byte, error) {
 	case *celpb.Value_DoubleValue:
 		return appendDouble(dst, k.DoubleValue), nil
 	case *celpb.Value_StringValue:
-		return engine.AppendString(dst, k.StringValue), nil
+		return codec.AppendString(dst, k.StringValue), nil
 	case *celpb.Value_BytesValue:
 		return appendBytes(dst, k.BytesValue), nil
 	case *celpb.Value_EnumValue:
@@ -47,7 +48,7 @@ func appendValue(dst []byte, v *celpb.Value) ([]byte, error) {
 		return appendInt(dst, int64(k.EnumValue.GetValue())), nil
 	case *celpb.Value_TypeValue:
 		dst = append(dst, `{"type":`...)
-		dst = engine.AppendString(dst, k.TypeValue)
+		dst = codec.AppendString(dst, k.TypeValue)
 		return append(dst, '}'), nil
 	case *celpb.Value_ListValue:
 		dst = append(dst, '[')
@@ -95,7 +96,7 @@ func appendUint(dst []byte, u uint64) []byte {
 
 func appendDouble(dst []byte, f float64) []byte {
 	dst = append(dst, `{"double":"`...)
-	dst = engine.AppendDouble(dst, f)
+	dst = codec.AppendDouble(dst, f)
 	return append(dst, `"}`...)
 }
 
@@ -186,11 +187,11 @@ func appendMessage(dst []byte, m proto.Message) ([]byte, error) {
 		return appendAny(dst, x)
 	case *timestamppb.Timestamp:
 		dst = append(dst, `{"timestamp":"`...)
-		dst = engine.AppendTimestamp(dst, x.AsTime())
+		dst = codec.AppendTimestamp(dst, x.AsTime())
 		return append(dst, `"}`...), nil
 	case *durationpb.Duration:
 		dst = append(dst, `{"duration":"`...)
-		dst = engine.AppendDuration(dst, x.AsDuration())
+		dst = codec.AppendDuration(dst, x.AsDuration())
 		return append(dst, `"}`...), nil
 	case *wrapperspb.BoolValue:
 		return strconv.AppendBool(dst, x.Value), nil
@@ -209,7 +210,7 @@ func appendMessage(dst []byte, m proto.Message) ([]byte, error) {
 	case *wrapperspb.UInt64Value:
 		return appendUint(dst, x.Value), nil
 	case *wrapperspb.StringValue:
-		return engine.AppendString(dst, x.Value), nil
+		return codec.AppendString(dst, x.Value), nil
 	case *structpb.Struct:
 		return appendJSON(dst, structpb.NewStructValue(x))
 	case *structpb.Value:
@@ -222,9 +223,9 @@ func appendMessage(dst []byte, m proto.Message) ([]byte, error) {
 		return dst, err
 	}
 	dst = append(dst, `{"message":{"type":`...)
-	dst = engine.AppendString(dst, string(m.ProtoReflect().Descriptor().FullName()))
+	dst = codec.AppendString(dst, string(m.ProtoReflect().Descriptor().FullName()))
 	dst = append(dst, `,"json":`...)
-	if dst, err = engine.AppendCanonicalJSON(dst, b); err != nil {
+	if dst, err = codec.AppendCanonicalJSON(dst, b); err != nil {
 		return dst, err
 	}
 	return append(dst, "}}"...), nil
@@ -241,7 +242,7 @@ func appendJSON(dst []byte, v *structpb.Value) ([]byte, error) {
 	case *structpb.Value_NumberValue:
 		return appendDouble(dst, k.NumberValue), nil
 	case *structpb.Value_StringValue:
-		return engine.AppendString(dst, k.StringValue), nil
+		return codec.AppendString(dst, k.StringValue), nil
 	case *structpb.Value_ListValue:
 		dst = append(dst, '[')
 		for i, e := range k.ListValue.GetValues() {
@@ -261,7 +262,7 @@ func appendJSON(dst []byte, v *structpb.Value) ([]byte, error) {
 			if err != nil {
 				return dst, err
 			}
-			entries = append(entries, entry{key: key{rank: 3, s: name, json: engine.AppendString(nil, name)}, val: val})
+			entries = append(entries, entry{key: key{rank: 3, s: name, json: codec.AppendString(nil, name)}, val: val})
 		}
 		return appendMap(dst, entries), nil
 	}

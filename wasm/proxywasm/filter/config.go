@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/celwasm/celwasm/wasm/engine"
 )
 
@@ -72,9 +74,9 @@ type Outcome struct {
 type EnvConfig struct {
 	// Base is "kubernetes" (default: kube-apiserver's libraries, among them
 	// ip() and cidr()) or "cel" (cel-go's standard library).
-	Base                 string                 `json:"base,omitempty"`
-	CompatibilityVersion string                 `json:"compatibilityVersion,omitempty"`
-	Extensions           []engine.ExtensionSpec `json:"extensions,omitempty"`
+	Base                 string              `json:"base,omitempty"`
+	CompatibilityVersion string              `json:"compatibilityVersion,omitempty"`
+	Extensions           []wire.ExtensionRef `json:"extensions,omitempty"`
 }
 
 // Actions.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
@@ -64,13 +66,13 @@ func New(config []byte) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := engine.EnvSpec{
+	spec := wire.EnvSpec{
 		Base:                 c.Env.Base,
 		CompatibilityVersion: c.Env.CompatibilityVersion,
 		Extensions:           c.Env.Extensions,
 	}
 	for _, v := range vocabulary {
-		spec.Variables = append(spec.Variables, engine.VariableSpec{Name: v.name, Type: "map(string, dyn)"})
+		spec.Variables = append(spec.Variables, wire.VariableDecl{Name: v.name, Type: "map(string, dyn)"})
 	}
 	env, err := engine.NewEnv(spec)
 	if err != nil {
@@ -211,7 +213,7 @@ func (f *Filter) Decide(h Host) (d Decision) {
 func (f *Filter) eval(r compiledRule) (matched bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprint("panic: ", p)}
+			err = &wire.Error{Code: wire.CodeInternal, Message: fmt.Sprint("panic: ", p)}
 		}
 	}()
 	val, _, err := r.prg.Eval(f.act, f.limit)
@@ -220,7 +222,7 @@ func (f *Filter) eval(r compiledRule) (matched bool, err error) {
 	}
 	b, ok := val.(types.Bool)
 	if !ok {
-		return false, &engine.Error{Code: engine.CodeEval, Message: fmt.Sprintf("the rule evaluated to %s, not a bool", val.Type().TypeName())}
+		return false, &wire.Error{Code: wire.CodeEval, Message: fmt.Sprintf("the rule evaluated to %s, not a bool", val.Type().TypeName())}
 	}
 	return bool(b), nil
 }
@@ -234,7 +236,7 @@ func (f *Filter) log(level abi.LogLevel, msg string) {
 // ErrorCode returns the engine's error code of an evaluation error
 // ("eval_error", "cost_limit_exceeded", ...), or "".
 func ErrorCode(err error) string {
-	var e *engine.Error
+	var e *wire.Error
 	if errors.As(err, &e) {
 		return e.Code
 	}

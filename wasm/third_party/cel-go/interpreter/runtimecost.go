@@ -451,4 +451,3 @@ argloop:
 	}
 	return result, true
 }
-

@@ -1,4 +1,4 @@
-package celwasm
+package wazero
 
 // sliceMemory is a Go-slice linear memory that may move when it grows; used
 // where address space cannot be reserved. Interrupts are then best effort.

@@ -1,4 +1,4 @@
-package engine
+package crd
 
 // Where a rule's estimated cost comes from, and which schema bounds would bring
 // it under the limit. Everything here is computed by re-running cel-go's cost
@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/ast"
@@ -40,99 +42,6 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
 )
-
-// CostExplanation says where a rule's estimated cost comes from.
-type CostExplanation struct {
-	// Summary is one line for people, e.g. "estimated cost 3,145,726 = 3 per
-	// run × 1,048,575 runs (spec.items has no maxItems)".
-	Summary string `json:"summary"`
-	// Runs explains the cardinality: the lists and maps above the rule's
-	// node that multiply how often it runs.
-	Runs []BoundNode `json:"runs,omitempty"`
-	// RunsFromRequestSize: one of Runs has no bound, so the cardinality is
-	// the most copies of the node that fit in a 3 MiB request.
-	RunsFromRequestSize bool `json:"runsFromRequestSize,omitempty"`
-	// Sizes are the schema nodes whose size the estimate depends on.
-	Sizes []BoundNode `json:"sizes,omitempty"`
-	// UnknownSizes are values whose size the estimator cannot bound, passed
-	// to a function whose cost grows with it: an element of a list computed
-	// by filter or map (it has lost its schema), or the result of string(),
-	// +, ... No schema bound fixes these; the expression has to change.
-	UnknownSizes []UnknownSize `json:"unknownSizes,omitempty"`
-	// Calls are the rule's function calls and macros by their share of the
-	// per-run estimate, largest first (those under 1% are left out).
-	Calls []CallCost `json:"calls,omitempty"`
-	// Target is the cost the fixes aim for: the limit, or for a rule that
-	// pushes its schema over the total limit, the rule's cost less the
-	// excess.
-	Target uint64 `json:"target,omitempty"`
-	// Fixes are single bounds that each bring the cost to Target or below.
-	Fixes []BoundFix `json:"fixes,omitempty"`
-	// CombinedFix is one value for the bounds of several nodes at once: of
-	// every candidate when no single bound suffices, else of the nodes that
-	// have no bound yet (when there are two or more).
-	CombinedFix []BoundFix `json:"combinedFix,omitempty"`
-	// NoFix says why no bound helps (the expression is too costly even with
-	// every size bound at 0), when that is so.
-	NoFix string `json:"noFix,omitempty"`
-}
-
-// BoundNode is a schema node whose size matters for a cost.
-type BoundNode struct {
-	// Path is the node in the custom resource ("spec.items", "spec.items[*].name",
-	// "spec.labels" with ".@keys" for a map's keys).
-	Path string `json:"path"`
-	// Kind is "list", "map", "string", "bytes", "map keys", "duration",
-	// "timestamp" or "object".
-	Kind string `json:"kind"`
-	// Bound is the schema's bound: maxItems, maxProperties, maxLength (nil
-	// when unset) ...
-	Bound *int64 `json:"bound,omitempty"`
-	// BoundName is which: "maxItems", "maxProperties", "maxLength", "enum".
-	BoundName string `json:"boundName,omitempty"`
-	// MaxSize is the size the estimator used: list items, map entries,
-	// string bytes (kube-apiserver assumes 4 bytes per maxLength character);
-	// for Runs, the factor the node multiplies by.
-	MaxSize uint64 `json:"maxSize"`
-	// FromRequestSize: no bound, MaxSize is what fits in a 3 MiB request.
-	FromRequestSize bool `json:"fromRequestSize,omitempty"`
-}
-
-// CallCost is one call or macro of a rule.
-type CallCost struct {
-	// Function is the function or macro name ("matches", "all", "_==_").
-	Function string `json:"function"`
-	// Expression is the call's source text; Line and Column (1-based) where
-	// it starts.
-	Expression string `json:"expression"`
-	Line       int    `json:"line"`
-	Column     int    `json:"column"`
-	// Cost is the part of the per-run estimate this call (with its
-	// arguments) accounts for; Percent its share, to 0.1.
-	Cost    uint64  `json:"cost"`
-	Percent float64 `json:"percent"`
-}
-
-// UnknownSize is a value of unbounded estimated size.
-type UnknownSize struct {
-	// Expression is its source; Function the function it is passed to.
-	Expression string `json:"expression"`
-	Function   string `json:"function"`
-	Line       int    `json:"line,omitempty"`
-	Column     int    `json:"column,omitempty"`
-}
-
-// BoundFix is a bound to add (or lower) on one schema node.
-type BoundFix struct {
-	Path string `json:"path"`
-	// Set is "maxItems", "maxProperties" or "maxLength"; Value the largest
-	// value that works; Current the bound there now (nil: none).
-	Set     string `json:"set"`
-	Value   int64  `json:"value"`
-	Current *int64 `json:"current,omitempty"`
-	// Cost is the rule's estimated cost with this bound.
-	Cost uint64 `json:"cost"`
-}
 
 // ancestorBound is a list or map above a rule's node.
 type ancestorBound struct {
@@ -365,8 +274,8 @@ type envKey struct {
 	optional bool
 }
 
-func explainRule(rc *RuleCost, target uint64, forTotal bool, envs map[envKey]*celgo.Env) *CostExplanation {
-	exp := &CostExplanation{}
+func explainRule(rc *RuleCost, target uint64, forTotal bool, envs map[envKey]*celgo.Env) *wire.CostExplanation {
+	exp := &wire.CostExplanation{}
 	key := envKey{rc.declType, rc.optional}
 	env, ok := envs[key]
 	if !ok {
@@ -412,7 +321,7 @@ func explainRule(rc *RuleCost, target uint64, forTotal bool, envs map[envKey]*ce
 	// Runs.
 	if rc.Kind == "rule" {
 		for _, a := range rc.bounds {
-			bn := BoundNode{Path: a.path, Kind: "list"}
+			bn := wire.BoundNode{Path: a.path, Kind: "list"}
 			if a.schema.Type == "object" {
 				bn.Kind, bn.BoundName = "map", "maxProperties"
 				bn.Bound = a.schema.MaxProperties
@@ -449,7 +358,7 @@ func explainRule(rc *RuleCost, target uint64, forTotal bool, envs map[envKey]*ce
 		if err != nil {
 			continue
 		}
-		us := UnknownSize{Expression: text, Function: displayFunction(u.function)}
+		us := wire.UnknownSize{Expression: text, Function: displayFunction(u.function)}
 		if r, ok := parsed.NativeRep().SourceInfo().GetOffsetRange(u.expr.ID()); ok {
 			loc := parsed.NativeRep().SourceInfo().GetLocationByOffset(r.Start)
 			us.Line, us.Column = loc.Line(), loc.Column()+1
@@ -467,8 +376,8 @@ func explainRule(rc *RuleCost, target uint64, forTotal bool, envs map[envKey]*ce
 	return exp
 }
 
-func describeSize(n *probeNode) BoundNode {
-	bn := BoundNode{Path: n.path, MaxSize: uint64(n.decl.MaxElements)}
+func describeSize(n *probeNode) wire.BoundNode {
+	bn := wire.BoundNode{Path: n.path, MaxSize: uint64(n.decl.MaxElements)}
 	s := n.schema
 	switch {
 	case n.keys:
@@ -572,11 +481,11 @@ func multiplyWithOverflowGuard2(a, b uint64) uint64 {
 }
 
 // calls measures each call's and macro's share of the per-run estimate.
-func (x *explainer) calls(perCall uint64, sizes map[int64]*checker.SizeEstimate) []CallCost {
+func (x *explainer) calls(perCall uint64, sizes map[int64]*checker.SizeEstimate) []wire.CallCost {
 	native := x.ast.NativeRep()
 	sites := userSites(native)
 	info := native.SourceInfo()
-	var out []CallCost
+	var out []wire.CallCost
 	for _, site := range sites {
 		if site.iterRange || site.expr.ID() == native.Expr().ID() {
 			continue // an iteration range's size feeds a loop count a variable cannot reproduce; the root is 100%
@@ -620,7 +529,7 @@ type site struct {
 
 // describe gives the site's source (cel-go's unparser, macros as written)
 // and where it starts (its leftmost token).
-func (s *site) describe(info *ast.SourceInfo, cost uint64, pct float64) CallCost {
+func (s *site) describe(info *ast.SourceInfo, cost uint64, pct float64) wire.CallCost {
 	text, err := parser.Unparse(s.expr, info)
 	if err != nil {
 		text = s.name + "(...)"
@@ -631,7 +540,7 @@ func (s *site) describe(info *ast.SourceInfo, cost uint64, pct float64) CallCost
 			start = r.Start
 		}
 	}
-	cc := CallCost{Function: displayFunction(s.name), Expression: text, Cost: cost, Percent: pct}
+	cc := wire.CallCost{Function: displayFunction(s.name), Expression: text, Cost: cost, Percent: pct}
 	if start >= 0 {
 		loc := info.GetLocationByOffset(start)
 		cc.Line, cc.Column = loc.Line(), loc.Column()+1
@@ -742,12 +651,12 @@ func children(e ast.Expr) []ast.Expr {
 	return out
 }
 
-func (x *explainer) summary(exp *CostExplanation) string {
+func (x *explainer) summary(exp *wire.CostExplanation) string {
 	rc := x.rc
 	var b strings.Builder
-	fmt.Fprintf(&b, "estimated cost %s", costString(rc.Cost))
+	fmt.Fprintf(&b, "estimated cost %s", wire.FormatCost(rc.Cost))
 	if rc.Kind == "rule" {
-		fmt.Fprintf(&b, " = %s per run × %s runs", costString(rc.PerCall), group(rc.Cardinality))
+		fmt.Fprintf(&b, " = %s per run × %s runs", wire.FormatCost(rc.PerCall), wire.GroupDigits(rc.Cardinality))
 		var unbounded []string
 		for _, r := range exp.Runs {
 			if r.FromRequestSize {
@@ -759,14 +668,14 @@ func (x *explainer) summary(exp *CostExplanation) string {
 		}
 	}
 	if rc.Exceeds {
-		fmt.Fprintf(&b, "; over the limit of %s", group(rc.Limit))
+		fmt.Fprintf(&b, "; over the limit of %s", wire.GroupDigits(rc.Limit))
 	} else {
-		fmt.Fprintf(&b, "; limit %s", group(rc.Limit))
+		fmt.Fprintf(&b, "; limit %s", wire.GroupDigits(rc.Limit))
 	}
 	return b.String()
 }
 
-func boundWord(nodes []BoundNode) string {
+func boundWord(nodes []wire.BoundNode) string {
 	words := map[string]bool{}
 	for _, n := range nodes {
 		if n.FromRequestSize && n.BoundName != "" {
@@ -777,7 +686,7 @@ func boundWord(nodes []BoundNode) string {
 }
 
 // fixes searches for bounds that bring the cost to target.
-func (x *explainer) fixes(exp *CostExplanation, target uint64, forTotal bool) {
+func (x *explainer) fixes(exp *wire.CostExplanation, target uint64, forTotal bool) {
 	type candidate struct {
 		path    string
 		set     string
@@ -882,7 +791,7 @@ func (x *explainer) fixes(exp *CostExplanation, target uint64, forTotal bool) {
 		v, cost, ok := search(c.apply, hi)
 		c.reset()
 		if ok && (c.current == nil || v < *c.current) {
-			exp.Fixes = append(exp.Fixes, BoundFix{Path: c.path, Set: c.set, Value: v, Current: c.current, Cost: cost})
+			exp.Fixes = append(exp.Fixes, wire.BoundFix{Path: c.path, Set: c.set, Value: v, Current: c.current, Cost: cost})
 		}
 	}
 	sort.SliceStable(exp.Fixes, func(i, j int) bool { return exp.Fixes[i].Value > exp.Fixes[j].Value })
@@ -914,7 +823,7 @@ func (x *explainer) fixes(exp *CostExplanation, target uint64, forTotal bool) {
 		cost := x.estimate()
 		for _, c := range joint {
 			if c.current == nil || v < *c.current {
-				exp.CombinedFix = append(exp.CombinedFix, BoundFix{Path: c.path, Set: c.set, Value: v, Current: c.current, Cost: cost})
+				exp.CombinedFix = append(exp.CombinedFix, wire.BoundFix{Path: c.path, Set: c.set, Value: v, Current: c.current, Cost: cost})
 			}
 		}
 	} else if len(exp.Fixes) > 0 {
@@ -954,27 +863,6 @@ func boundFor(s *structuralschema.Structural) (string, *int64) {
 		return "maxLength", vv.MaxLength
 	}
 	return "", nil
-}
-
-// costString is group(n), or "unbounded" for the estimator's saturated 2^64−1.
-func costString(n uint64) string {
-	if n == math.MaxUint64 {
-		return "unbounded"
-	}
-	return group(n)
-}
-
-// group formats n with thousands separators.
-func group(n uint64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // sizedKind reports whether values of t have a size the estimator tracks.

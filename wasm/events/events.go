@@ -1,18 +1,17 @@
-package engine
-
-import (
-	"encoding/base64"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
-	"github.com/tidwall/gjson"
-)
-
-// CloudEvents as activations, for trigger filters (Knative's advanced
-// filtering proposal): the variable ce holds every context attribute and
-// extension, data the event data.
+// Package events filters CloudEvents the way Knative triggers do: trigger
+// filters (FilterToCEL, every dialect: expression, attributes,
+// sourceAndType, exact, prefix, suffix, all, any, not) become one CEL
+// expression, evaluated over an activation built from each event
+// (Activation).
+//
+// Variables:
+//
+//	ce    map(string, dyn)  context attributes and extensions
+//	                        ce.type == "com.github.pull.create"
+//	                        ce.github.repository == "knative/eventing"
+//	                        ce["github.repository"] == "knative/eventing"
+//	                        ce.time > timestamp("2024-01-01T00:00:00Z")
+//	data  dyn               the event data: data.action == "opened"
 //
 // An event is either a structured-mode JSON event (an object with
 // "specversion") or an HTTP binary-mode envelope:
@@ -26,34 +25,52 @@ import (
 // dotted names are keys (ce["github.repository"]). data is the parsed JSON
 // when the content type is JSON (or absent, in structured mode), text for
 // other content, bytes for data_base64 or bodyBase64.
+package events
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/tidwall/gjson"
+)
+
 const (
 	// EventVariable and DataVariable are the filter variables.
 	EventVariable = "ce"
 	DataVariable  = "data"
 )
 
-// EventActivation returns an activation binding ce and data for one event.
-// ev must already be checked (CheckJSON). Errors are *Error with code
-// invalid_activation.
-func (e *Env) EventActivation(ev gjson.Result) (*JSONActivation, error) {
+// Activation returns an activation binding ce and data for one event.
+// ev must already be checked (codec.CheckJSON). Errors are *wire.Error with
+// code invalid_activation.
+func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
 	if !ev.IsObject() {
-		return nil, newErr(CodeInvalidActivation, "cloud event: want a JSON object, got %s", jsonKind(ev))
+		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: want a JSON object, got %s", codec.JSONKind(ev))
 	}
-	a := &JSONActivation{env: e, conv: converter{adapter: e.cel.CELTypeAdapter()}, event: true}
-	ce, data, structured, err := structuredEvent(&a.conv, ev)
+	a := codec.BoundActivation(e)
+	ce, data, structured, err := structuredEvent(a.Converter(), ev)
 	switch {
 	case err != nil:
 		return nil, err
-	case structured:
-		a.ce, a.data = ce, data
-	default:
+	case !structured:
 		h := ev.Get("headers")
 		if !h.Exists() {
-			return nil, newErr(CodeInvalidActivation, "cloud event: neither a structured event (no \"specversion\") nor a binary envelope (no \"headers\")")
+			return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: neither a structured event (no \"specversion\") nor a binary envelope (no \"headers\")")
 		}
-		if a.ce, a.data, err = binaryEvent(&a.conv, ev, h); err != nil {
+		if ce, data, err = binaryEvent(a.Converter(), ev, h); err != nil {
 			return nil, err
 		}
+	}
+	a.Bind(EventVariable, ce)
+	if data != nil {
+		a.Bind(DataVariable, data)
 	}
 	return a, nil
 }
@@ -61,10 +78,8 @@ func (e *Env) EventActivation(ev gjson.Result) (*JSONActivation, error) {
 // structuredEvent reads the event's members in one pass: the context
 // attributes and extensions go to ce, data or data_base64 to data. It
 // reports whether the object is a structured event (has specversion).
-func structuredEvent(conv *converter, ev gjson.Result) (*jsonMap, ref.Val, bool, error) {
-	ce := &jsonMap{conv: conv, keyT: types.StringType, valT: types.DynType, index: &objIndex{}}
-	attrs := ce.index
-	attrs.entries = attrs.inline[:0]
+func structuredEvent(conv *codec.Converter, ev gjson.Result) (*codec.Map, ref.Val, bool, error) {
+	ce := codec.NewObject(conv)
 	var rawData, rawData64 gjson.Result
 	contentType := ""
 	structured := false
@@ -81,11 +96,11 @@ func structuredEvent(conv *converter, ev gjson.Result) (*jsonMap, ref.Val, bool,
 		case "datacontenttype":
 			contentType = v.Str
 		}
-		en := mapEntry{key: k.Str, raw: v}
+		var val ref.Val
 		if k.Str == "time" {
-			en.val = conv.convert(v, types.TimestampType)
+			val = conv.Convert(v, types.TimestampType)
 		}
-		attrs.add(en)
+		ce.Put(k.Str, v, val)
 		return true
 	})
 	if !structured {
@@ -95,31 +110,30 @@ func structuredEvent(conv *converter, ev gjson.Result) (*jsonMap, ref.Val, bool,
 	switch {
 	case rawData64.Exists():
 		if rawData64.Type != gjson.String {
-			return nil, nil, true, newErr(CodeInvalidActivation, "cloud event: data_base64 must be a string")
+			return nil, nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 must be a string")
 		}
 		b, err := base64.StdEncoding.DecodeString(rawData64.Str)
 		if err != nil {
-			return nil, nil, true, newErr(CodeInvalidActivation, "cloud event: data_base64 is not base64: %v", err)
+			return nil, nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 is not base64: %v", err)
 		}
 		data = types.Bytes(b)
 	case rawData.Exists():
 		if rawData.Type == gjson.String && contentType != "" && !isJSONContentType(contentType) {
 			data = types.String(rawData.Str)
 		} else {
-			data = conv.natural(rawData)
+			data = conv.Natural(rawData)
 		}
 	}
 	return ce, data, true, nil
 }
 
-func binaryEvent(conv *converter, ev, headers gjson.Result) (*jsonMap, ref.Val, error) {
+func binaryEvent(conv *codec.Converter, ev, headers gjson.Result) (*codec.Map, ref.Val, error) {
 	if !headers.IsObject() {
-		return nil, nil, newErr(CodeInvalidActivation, "cloud event: \"headers\" must be an object")
+		return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: \"headers\" must be an object")
 	}
-	attrs := &objIndex{}
-	attrs.entries = attrs.inline[:0]
+	attrs := codec.NewObject(conv)
 	contentType := ""
-	var bad *Error
+	var bad *wire.Error
 	headers.ForEach(func(k, v gjson.Result) bool {
 		name := strings.ToLower(k.Str)
 		var value string
@@ -133,72 +147,55 @@ func binaryEvent(conv *converter, ev, headers gjson.Result) (*jsonMap, ref.Val, 
 			}
 			value = strings.Join(parts, ",")
 		default:
-			bad = newErr(CodeInvalidActivation, "cloud event: header %q must be a string or a list of strings", k.Str)
+			bad = engine.Errorf(wire.CodeInvalidActivation, "cloud event: header %q must be a string or a list of strings", k.Str)
 			return false
 		}
 		switch {
 		case name == "content-type":
 			contentType = value
-			attrs.add(mapEntry{key: "datacontenttype", val: types.String(value)})
+			attrs.Put("datacontenttype", gjson.Result{}, types.String(value))
 		case strings.HasPrefix(name, "ce-"):
 			decoded, ok := percentDecode(value)
 			if !ok {
-				bad = newErr(CodeInvalidActivation, "cloud event: header %q is not valid percent-encoded UTF-8", k.Str)
+				bad = engine.Errorf(wire.CodeInvalidActivation, "cloud event: header %q is not valid percent-encoded UTF-8", k.Str)
 				return false
 			}
 			attr := strings.TrimPrefix(name, "ce-")
-			en := mapEntry{key: attr, val: types.String(decoded)}
+			var val ref.Val = types.String(decoded)
 			if attr == "time" {
-				en.val = types.String(decoded).ConvertToType(types.TimestampType)
+				val = types.String(decoded).ConvertToType(types.TimestampType)
 			}
-			attrs.add(en)
+			attrs.Put(attr, gjson.Result{}, val)
 		}
 		return true
 	})
 	if bad != nil {
 		return nil, nil, bad
 	}
-	if _, ok := attrs.find("specversion"); !ok {
-		return nil, nil, newErr(CodeInvalidActivation, "cloud event: binary envelope without a ce-specversion header")
+	if !attrs.Has("specversion") {
+		return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: binary envelope without a ce-specversion header")
 	}
 	var data ref.Val
 	if b64 := ev.Get("bodyBase64"); b64.Exists() {
 		b, err := base64.StdEncoding.DecodeString(b64.Str)
 		if b64.Type != gjson.String || err != nil {
-			return nil, nil, newErr(CodeInvalidActivation, "cloud event: bodyBase64 must be a base64 string")
+			return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: bodyBase64 must be a base64 string")
 		}
 		data = types.Bytes(b)
 	} else if body := ev.Get("body"); body.Exists() {
 		if body.Type != gjson.String {
-			return nil, nil, newErr(CodeInvalidActivation, "cloud event: body must be a string (the HTTP body as text; bodyBase64 for binary)")
+			return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body must be a string (the HTTP body as text; bodyBase64 for binary)")
 		}
 		if isJSONContentType(contentType) {
-			if err := CheckJSON(body.Str); err != nil {
-				return nil, nil, newErr(CodeInvalidActivation, "cloud event: body with content type %q: %v", contentType, err)
+			if err := codec.CheckJSON(body.Str); err != nil {
+				return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body with content type %q: %v", contentType, err)
 			}
-			data = conv.natural(gjson.Parse(body.Str))
+			data = conv.Natural(gjson.Parse(body.Str))
 		} else {
 			data = types.String(body.Str)
 		}
 	}
-	return &jsonMap{conv: conv, keyT: types.StringType, valT: types.DynType, index: attrs}, data, nil
-}
-
-// add appends an entry, keeping the index's lookup map current.
-func (idx *objIndex) add(en mapEntry) {
-	if i, ok := idx.find(en.key); ok {
-		idx.entries[i] = en
-		return
-	}
-	idx.entries = append(idx.entries, en)
-	if idx.byKey != nil {
-		idx.byKey[en.key] = len(idx.entries) - 1
-	} else if len(idx.entries) > linearLimit {
-		idx.byKey = make(map[string]int, len(idx.entries)*2)
-		for i := range idx.entries {
-			idx.byKey[idx.entries[i].key] = i
-		}
-	}
+	return attrs, data, nil
 }
 
 // isJSONContentType: application/json, text/json, and any +json media type.
@@ -216,7 +213,7 @@ func percentDecode(s string) (string, bool) {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		if s[i] == '%' && i+2 < len(s) && codec.IsHex(s[i+1]) && codec.IsHex(s[i+2]) {
 			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
 			i += 2
 			continue
@@ -225,10 +222,6 @@ func percentDecode(s string) (string, bool) {
 	}
 	out := b.String()
 	return out, utf8.ValidString(out)
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
 func unhex(c byte) byte {

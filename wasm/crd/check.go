@@ -1,4 +1,4 @@
-package engine
+package crd
 
 // The CRD's own x-kubernetes-validations checks, as kube-apiserver makes them
 // when the CRD is created: rules that do not compile, messageExpressions that
@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
@@ -41,7 +43,7 @@ type CRDCheck struct {
 	// Errors are the CRD's field errors (paths like
 	// "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule"),
 	// sorted by field path. A CRD with errors would be rejected.
-	Errors []FieldError `json:"errors,omitempty"`
+	Errors []wire.FieldError `json:"errors,omitempty"`
 	// Message is kube-apiserver's Status message for them, e.g.
 	// `CustomResourceDefinition.apiextensions.k8s.io "webapps.example.com" is invalid: [...]`.
 	Message string `json:"message,omitempty"`
@@ -50,56 +52,29 @@ type CRDCheck struct {
 	Schemas []*SchemaCost `json:"schemas"`
 }
 
-// SchemaCost is the cost accounting of one version's schema.
+// SchemaCost is one schema's cost accounting (wire.SchemaCost) with the
+// rules' compiled state; Wire returns the response shape.
 type SchemaCost struct {
-	// Versions are the versions that use this schema.
-	Versions []string `json:"versions"`
-	// Path is the schema's field path in the CRD as kube-apiserver reports
-	// it: "spec.validation.openAPIV3Schema" (shared) or
-	// "spec.versions[1].schema.openAPIV3Schema".
-	Path string `json:"path"`
-	// TotalCost is the sum of the rules' (and messageExpressions')
-	// estimated costs, against TotalLimit (StaticEstimatedCRDCostLimit).
-	TotalCost  uint64 `json:"totalCost"`
-	TotalLimit uint64 `json:"totalLimit"`
-	// Rules lists every x-kubernetes-validations rule and messageExpression
-	// in schema order.
-	Rules []*RuleCost `json:"rules"`
+	wire.SchemaCost
+	Rules []*RuleCost
 
 	structural *structuralschema.Structural
 }
 
-// RuleCost is one rule's (or messageExpression's) estimated cost.
+// Wire returns the schema's cost accounting as the cost export reports it.
+func (s *SchemaCost) Wire() *wire.SchemaCost {
+	out := s.SchemaCost
+	out.Rules = make([]wire.RuleCost, len(s.Rules))
+	for i, r := range s.Rules {
+		out.Rules[i] = r.RuleCost
+	}
+	return &out
+}
+
+// RuleCost is one rule's (or messageExpression's) estimated cost
+// (wire.RuleCost) with what its explanation needs.
 type RuleCost struct {
-	// Path is the CRD field path of the expression, ending in ".rule" or
-	// ".messageExpression".
-	Path string `json:"path"`
-	// Node is where the rule applies in the custom resource, e.g.
-	// "spec.routes[*].matches[*]" ("" for the root, "[*]" for every list
-	// item or map value, "[*]" after a map for its values).
-	Node string `json:"node"`
-	// Expression is the rule or messageExpression.
-	Expression string `json:"expression"`
-	// Kind is "rule" or "messageExpression".
-	Kind string `json:"kind"`
-	// Cost is the estimated cost kube-apiserver compares with Limit:
-	// PerCall × Cardinality (saturating at 2^64−1).
-	Cost  uint64 `json:"cost"`
-	Limit uint64 `json:"limit"`
-	// Exceeds: Cost > Limit; kube-apiserver rejects the CRD.
-	Exceeds bool `json:"exceeds,omitempty"`
-	// PerCall is cel-go's worst-case estimate of one evaluation.
-	PerCall uint64 `json:"perCall"`
-	// Cardinality is how many times the rule can run for one object: the
-	// product of the maxItems/maxProperties of the lists and maps above
-	// Node, or, when one of them has none, the most copies of Node that fit
-	// in a 3 MiB request.
-	Cardinality uint64 `json:"cardinality"`
-	// Error is set when the expression does not compile (no cost then).
-	Error string `json:"error,omitempty"`
-	// Explanation says where the cost comes from and which bounds would
-	// bring it under the limit (cost export only).
-	Explanation *CostExplanation `json:"explanation,omitempty"`
+	wire.RuleCost
 
 	ctx      *celSchemaContext
 	node     *structuralschema.Structural
@@ -158,7 +133,7 @@ func (c *CRD) runCheck() *CRDCheck {
 	}
 	sort.SliceStable(errs, func(i, j int) bool { return fieldPathLess(errs[i].Field, errs[j].Field) })
 	for _, e := range errs {
-		chk.Errors = append(chk.Errors, FieldError{Field: e.Field, Type: string(e.Type), Message: normalizeTypeNames(e.ErrorBody())})
+		chk.Errors = append(chk.Errors, wire.FieldError{Field: e.Field, Type: string(e.Type), Message: normalizeTypeNames(e.ErrorBody())})
 	}
 	if len(errs) > 0 {
 		chk.Message = normalizeTypeNames(fmt.Sprintf("CustomResourceDefinition.apiextensions.k8s.io %q is invalid: %v", c.Name(), errs.ToAggregate()))
@@ -180,7 +155,7 @@ func normalizeTypeNames(s string) string { return selfTypeName.ReplaceAllString(
 // checks (which gate the CEL checks), the rules' own fields, compilation,
 // transition rules and cost limits.
 func checkSchema(s *apiextensions.JSONSchemaProps, fldPath *field.Path) (*SchemaCost, field.ErrorList) {
-	sc := &SchemaCost{Path: fldPath.String(), TotalLimit: StaticEstimatedCRDCostLimit}
+	sc := &SchemaCost{SchemaCost: wire.SchemaCost{Path: fldPath.String(), TotalLimit: StaticEstimatedCRDCostLimit}}
 	var allErrs field.ErrorList
 	var celContext *celSchemaContext
 	var structuralInitErrs field.ErrorList
@@ -322,9 +297,10 @@ func (w *schemaWalk) walk(s *apiextensions.JSONSchemaProps, fldPath *field.Path,
 		rulePath := fldPath.Child("x-kubernetes-validations").Index(i)
 		expressionCost := getExpressionCost(cr, celContext)
 		rc := &RuleCost{
-			Path: rulePath.Child("rule").String(), Node: node, Expression: rule.Rule, Kind: "rule",
-			Cost: expressionCost, Limit: StaticEstimatedCostLimit, Exceeds: expressionCost > StaticEstimatedCostLimit,
-			PerCall: cr.MaxCost, Cardinality: cardinalityOf(cr, celContext),
+			RuleCost: wire.RuleCost{Path: rulePath.Child("rule").String(), Node: node, Expression: rule.Rule, Kind: "rule",
+				Cost: expressionCost, Limit: StaticEstimatedCostLimit, Exceeds: expressionCost > StaticEstimatedCostLimit,
+				PerCall: cr.MaxCost, Cardinality: cardinalityOf(cr, celContext),
+			},
 			ctx: celContext, node: typeInfo.Schema, declType: typeInfo.DeclType, rule: rule.Rule,
 			optional: rule.OptionalOldSelf != nil && *rule.OptionalOldSelf, bounds: anc,
 		}
@@ -347,16 +323,18 @@ func (w *schemaWalk) walk(s *apiextensions.JSONSchemaProps, fldPath *field.Path,
 			celErrs = append(celErrs, field.Invalid(rulePath.Child("messageExpression"), rule, cr.MessageExpressionError.Detail))
 			if rule.MessageExpression != "" {
 				w.sc.Rules = append(w.sc.Rules, &RuleCost{
-					Path: rulePath.Child("messageExpression").String(), Node: node, Expression: rule.MessageExpression, Kind: "messageExpression",
-					Limit: StaticEstimatedCostLimit, Error: normalizeTypeNames(cr.MessageExpressionError.Detail),
+					RuleCost: wire.RuleCost{Path: rulePath.Child("messageExpression").String(), Node: node, Expression: rule.MessageExpression, Kind: "messageExpression",
+						Limit: StaticEstimatedCostLimit, Error: normalizeTypeNames(cr.MessageExpressionError.Detail),
+					},
 				})
 			}
 		} else if cr.MessageExpression != nil {
 			// messageExpression costs are not multiplied by the cardinality
 			w.sc.Rules = append(w.sc.Rules, &RuleCost{
-				Path: rulePath.Child("messageExpression").String(), Node: node, Expression: rule.MessageExpression, Kind: "messageExpression",
-				Cost: cr.MessageExpressionMaxCost, Limit: StaticEstimatedCostLimit, Exceeds: cr.MessageExpressionMaxCost > StaticEstimatedCostLimit,
-				PerCall: cr.MessageExpressionMaxCost, Cardinality: 1,
+				RuleCost: wire.RuleCost{Path: rulePath.Child("messageExpression").String(), Node: node, Expression: rule.MessageExpression, Kind: "messageExpression",
+					Cost: cr.MessageExpressionMaxCost, Limit: StaticEstimatedCostLimit, Exceeds: cr.MessageExpressionMaxCost > StaticEstimatedCostLimit,
+					PerCall: cr.MessageExpressionMaxCost, Cardinality: 1,
+				},
 				ctx: celContext, node: typeInfo.Schema, declType: typeInfo.DeclType, rule: rule.MessageExpression,
 				optional: rule.OptionalOldSelf != nil && *rule.OptionalOldSelf,
 			})

@@ -1,27 +1,41 @@
-package engine
-
-import (
-	"strconv"
-	"strings"
-)
-
-// Tekton when expressions (TEP-0145): `when: [{cel: "..."}]` where the
+// Package tekton compiles Tekton when expressions (TEP-0145).
+//
+// Variables, bound from a JSON context:
+//
+//	params   map(string, dyn)  $(params.path) == 'README.md'
+//	tasks    map(string, dyn)  $(tasks.unit-test.results.test-coverage) >= 0.9
+//	                           $(tasks.build.status) == 'Succeeded'
+//	context  map(string, dyn)  $(context.pipelineRun.name) != ''
+//
+// A when list is `when: [{cel: "..."}]` where the
 // expression may reference $(params.x), $(tasks.t.results.r),
 // $(tasks.t.status), $(tasks.status) and $(context.pipelineRun.name).
 //
 // References are rewritten into accesses of the CEL variables params, tasks
 // and context, bound from a JSON context — never substituted as text, so a
 // value that contains CEL stays a value. Params and context values are
-// strings ($(params.param1) != '' as in the TEP). Task results that are
+// strings, as in the TEP ($(params.param1) != ""). Task results that are
 // integer or decimal literals read as numbers, so
 // $(tasks.unit-test.results.test-coverage) >= 0.9 compares numbers as the
 // TEP describes ("the emitted results must be the same numeric type"); other
 // results are strings. A reference inside a string literal is concatenated
 // as a string: 'refs/heads/$(params.branch)' becomes
 // ('refs/heads/' + string(params.branch)).
+package tekton
 
-// TektonVariables are the variables when expressions may use.
-var TektonVariables = []string{"params", "tasks", "context"}
+import (
+	"github.com/google/cel-go/common/types"
+
+	"strconv"
+	"strings"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+)
+
+// Variables are the variables when expressions may use.
+var Variables = []string{"params", "tasks", "context"}
 
 // WhenToCEL rewrites when expressions into one CEL expression: each is
 // rewritten and the results are AND-ed (Tekton ANDs a task's when list).
@@ -43,8 +57,8 @@ func WhenToCEL(exprs []string) (string, error) {
 	return strings.Join(parts, " && "), nil
 }
 
-func whenErr(format string, args ...any) *Error {
-	return newErr(CodeCompile, "when: "+format, args...)
+func whenErr(format string, args ...any) *wire.Error {
+	return engine.Errorf(wire.CodeCompile, "when: "+format, args...)
 }
 
 func rewriteWhen(src string) (string, error) {
@@ -172,7 +186,7 @@ func parseReferencePath(ref string) ([]string, error) {
 func celAccess(path []string) string {
 	s := path[0]
 	for _, seg := range path[1:] {
-		if identRE.MatchString(seg) && !reservedWords[seg] {
+		if engine.Selectable(seg) {
 			s += "." + seg
 		} else {
 			s += "[" + strconv.Quote(seg) + "]"
@@ -241,4 +255,40 @@ func rewriteStringLiteral(src string, i int) (string, int, error) {
 		return parts[0], n, nil
 	}
 	return "(" + strings.Join(parts, " + ") + ")", n, nil
+}
+
+// NumericResults makes the task results in the "tasks" variable
+// (tasks.TASK.results.NAME) that are integer or decimal literals read as
+// numbers, as Tekton when expressions compare them.
+func NumericResults(a *codec.Activation) {
+	raw, ok := a.Raw("tasks")
+	if !ok || !raw.IsObject() || a.IsBound("tasks") {
+		return
+	}
+	conv := a.Converter()
+	numeric := &codec.Converter{Adapter: conv.Adapter, NumericStrings: true}
+	tasks := codec.NewMap(conv, raw, types.StringType, types.DynType)
+	for j := 0; j < tasks.Len(); j++ {
+		_, task := tasks.Member(j)
+		if !task.IsObject() {
+			continue
+		}
+		tm := codec.NewMap(conv, task, types.StringType, types.DynType)
+		for k := 0; k < tm.Len(); k++ {
+			if key, results := tm.Member(k); key == "results" && results.IsObject() {
+				tm.SetMember(k, codec.NewMap(numeric, results, types.StringType, types.DynType))
+			}
+		}
+		tasks.SetMember(j, tm)
+	}
+	a.Bind("tasks", tasks)
+}
+
+// VariableTypes returns the declarations of Variables: each a map(string, dyn).
+func VariableTypes() map[string]string {
+	out := map[string]string{}
+	for _, v := range Variables {
+		out[v] = "map(string, dyn)"
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package engine
+package crd
 
 // crStrategy is kube-apiserver's custom resource strategy and validator
 // (k8s.io/apiextensions-apiserver/pkg/registry/customresource, strategy.go and

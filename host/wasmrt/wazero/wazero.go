@@ -1,4 +1,6 @@
-package celwasm
+// Package wazero runs the celwasm module on wazero, the pure-Go
+// WebAssembly runtime (no cgo): the host's default runtime.
+package wazero
 
 import (
 	"context"
@@ -8,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"unsafe"
+
+	"github.com/celwasm/celwasm/host/wasmrt"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -24,14 +28,14 @@ type wazeroEngine struct {
 	cache    wazero.CompilationCache
 }
 
-// NewWazeroEngine compiles the module with wazero's optimizing compiler,
+// New compiles the module with wazero's optimizing compiler,
 // using a compilation cache in cfg.CacheDir when set (a cold compile of the
 // 37 MB module takes seconds; a cached one well under one).
 // Instances close when a call's context is done, so cancellation and
 // deadlines stop a running evaluation.
-func NewWazeroEngine(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine, error) {
+func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
 	// No WithCloseOnContextDone: it costs 3-5x on this module; interrupts use
-	// the guest's flag instead (see Instance.Flag).
+	// the guest's flag instead (see wasmrt.Instance.Flag).
 	rc := wazero.NewRuntimeConfigCompiler()
 	if cfg.MemoryLimitBytes > 0 {
 		pages := cfg.MemoryLimitBytes / wasmPageSize
@@ -65,7 +69,7 @@ func NewWazeroEngine(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine
 
 func (e *wazeroEngine) Name() string { return "wazero" }
 
-func (e *wazeroEngine) Instantiate(ctx context.Context, cfg InstanceConfig) (Instance, error) {
+func (e *wazeroEngine) Instantiate(ctx context.Context, cfg wasmrt.InstanceConfig) (wasmrt.Instance, error) {
 	stderr := cfg.Stderr
 	if stderr == nil {
 		stderr = io.Discard
@@ -91,7 +95,7 @@ func (e *wazeroEngine) Instantiate(ctx context.Context, cfg InstanceConfig) (Ins
 		return nil, fmt.Errorf("wazero: instantiate: %w", err)
 	}
 	in := &wazeroInstance{mod: mod, mem: mod.Memory()}
-	for i, name := range ExportNames {
+	for i, name := range wasmrt.ExportNames {
 		f := mod.ExportedFunction(name)
 		if f == nil {
 			mod.Close(ctx)
@@ -113,11 +117,11 @@ func (e *wazeroEngine) Close(ctx context.Context) error {
 type wazeroInstance struct {
 	mod   api.Module
 	mem   api.Memory
-	fns   [numExports]api.Function
+	fns   [wasmrt.NumExports]api.Function
 	stack [2]uint64
 }
 
-func (in *wazeroInstance) Call(ctx context.Context, fn Export, args ...uint32) (uint64, error) {
+func (in *wazeroInstance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) (uint64, error) {
 	st := in.stack[:]
 	for i, a := range args {
 		st[i] = uint64(a)

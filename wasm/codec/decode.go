@@ -1,4 +1,4 @@
-package engine
+package codec
 
 import (
 	"encoding/base64"
@@ -7,7 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/cel-go/cel"
+	"github.com/celwasm/celwasm/wasm/authz"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/tidwall/gjson"
@@ -16,21 +19,21 @@ import (
 // DecodeValue reads a value in canonical typed JSON (docs/value-encoding.md)
 // back into a CEL value: the inverse of AppendValue, so that hosts can pass
 // values plain JSON cannot express (uint64 beyond 2^53, bytes, timestamps
-// under dyn, maps with int keys, optionals, messages). Errors are *Error
+// under dyn, maps with int keys, optionals, messages). Errors are *wire.Error
 // with code invalid_activation.
-func (e *Env) DecodeValue(r gjson.Result) (ref.Val, error) {
-	v, err := e.decode(r, 0)
+func DecodeValue(e *engine.Env, r gjson.Result) (ref.Val, error) {
+	v, err := decode(e, r, 0)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidActivation, Message: "typed value: " + err.Error()}
+		return nil, &wire.Error{Code: wire.CodeInvalidActivation, Message: "typed value: " + err.Error()}
 	}
 	return v, nil
 }
 
-func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
+func decode(e *engine.Env, r gjson.Result, depth int) (ref.Val, error) {
 	if depth > MaxDepth {
 		return nil, fmt.Errorf("nesting deeper than %d", MaxDepth)
 	}
-	adapter := e.cel.CELTypeAdapter()
+	adapter := e.CEL().CELTypeAdapter()
 	switch r.Type {
 	case gjson.Null:
 		return types.NullValue, nil
@@ -48,7 +51,7 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 		var err error
 		r.ForEach(func(_, v gjson.Result) bool {
 			var d ref.Val
-			if d, err = e.decode(v, depth+1); err != nil {
+			if d, err = decode(e, v, depth+1); err != nil {
 				return false
 			}
 			vals = append(vals, d)
@@ -122,7 +125,7 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 		}
 	case "type":
 		if isString {
-			if t, ok := e.cel.CELTypeProvider().FindIdent(s); ok {
+			if t, ok := e.CEL().CELTypeProvider().FindIdent(s); ok {
 				return t, nil
 			}
 			return nil, fmt.Errorf("unknown type %q", s)
@@ -134,7 +137,7 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 			case 0:
 				return types.OptionalNone, nil
 			case 1:
-				v, err := e.decode(elems[0], depth+1)
+				v, err := decode(e, elems[0], depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -152,7 +155,7 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 					return false
 				}
 				var k, v ref.Val
-				if k, err = e.decode(kv[0], depth+1); err != nil {
+				if k, err = decode(e, kv[0], depth+1); err != nil {
 					return false
 				}
 				switch k.(type) {
@@ -161,7 +164,7 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 					err = fmt.Errorf("map keys are bool, int, uint or string, got %s", k.Type().TypeName())
 					return false
 				}
-				if v, err = e.decode(kv[1], depth+1); err != nil {
+				if v, err = decode(e, kv[1], depth+1); err != nil {
 					return false
 				}
 				entries[k] = v
@@ -174,19 +177,19 @@ func (e *Env) decode(r gjson.Result, depth int) (ref.Val, error) {
 		}
 	case "object":
 		t, val := body.Get("type").Str, body.Get("value")
-		if t == authorizerTypeName || t == resourceCheckTypeName {
+		if authz.IsTableType(t) {
 			if !val.IsObject() {
 				return nil, fmt.Errorf("a %s value is a table object (docs/value-encoding.md)", t)
 			}
-			return decodeAuthz(t, val.Raw)
+			return authz.Decode(t, val.Raw)
 		}
 		fn, ok := objectConstructors[t]
 		if !ok || val.Type != gjson.String {
 			return nil, fmt.Errorf("objects of type %q cannot be decoded (known: %s)", t, strings.Join(objectTypeNames(), ", "))
 		}
-		return e.construct(fn, val.Str)
+		return e.Construct(fn, val.Str)
 	case "message":
-		return e.decodeMessage(body)
+		return e.DecodeMessage(body)
 	default:
 		return nil, fmt.Errorf("unknown tag %q", tag)
 	}
@@ -205,32 +208,4 @@ var objectConstructors = map[string]string{
 
 func objectTypeNames() []string {
 	return []string{"kubernetes.Quantity", "kubernetes.Semver", "kubernetes.URL", "net.CIDR", "net.IP"}
-}
-
-// construct builds a library object by calling its CEL constructor, so the
-// library's own parsing and validation apply.
-func (e *Env) construct(fn, arg string) (ref.Val, error) {
-	if e.ctors == nil {
-		e.ctors = map[string]cel.Program{}
-	}
-	prg, ok := e.ctors[fn]
-	if !ok {
-		env, err := e.cel.Extend(cel.Variable("__arg", types.StringType))
-		if err != nil {
-			return nil, err
-		}
-		ast, iss := env.Compile(fn + "(__arg)")
-		if iss.Err() != nil {
-			return nil, fmt.Errorf("%s() is not available in this environment", fn)
-		}
-		if prg, err = env.Program(ast); err != nil {
-			return nil, err
-		}
-		e.ctors[fn] = prg
-	}
-	v, _, err := prg.Eval(map[string]any{"__arg": arg})
-	if err != nil {
-		return nil, fmt.Errorf("%s(%q): %v", fn, arg, err)
-	}
-	return v, nil
 }

@@ -1,4 +1,9 @@
-package celwasm
+// Package wasmrt is the runtime plumbing of the Go host: the interface a
+// WebAssembly runtime implements to compile and instantiate the celwasm
+// module (Engine, Instance), the module's export names, and the adapters
+// beside it: wasmrt/wazero (pure Go, the default) and wasmrt/wasmtime
+// (wasmtime-go, cgo). The user API is the parent package.
+package wasmrt
 
 import (
 	"context"
@@ -6,8 +11,7 @@ import (
 )
 
 // Engine is a WebAssembly runtime that has compiled the celwasm module and
-// makes instances of it. The default is wazero (NewWazeroEngine); the
-// package github.com/celwasm/celwasm/host/wasmtime provides wasmtime-go.
+// makes instances of it (wasmrt/wazero, wasmrt/wasmtime).
 type Engine interface {
 	// Name identifies the runtime, e.g. "wazero" or "wasmtime".
 	Name() string
@@ -27,6 +31,9 @@ type InstanceConfig struct {
 	// GOGC from it).
 	Env []string
 }
+
+// Factory compiles the module for a WebAssembly runtime.
+type Factory func(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine, error)
 
 // EngineConfig configures an Engine when it compiles the module.
 type EngineConfig struct {
@@ -51,11 +58,12 @@ const (
 	ExportEvalBatch
 	ExportValidate
 	ExportCost
-	numExports
+	// NumExports is the number of exports.
+	NumExports
 )
 
 // ExportNames are the exports' names in the module.
-var ExportNames = [numExports]string{
+var ExportNames = [NumExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
 	"celwasm_validate", "celwasm_cost",

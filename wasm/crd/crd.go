@@ -1,13 +1,24 @@
-package engine
-
-// CustomResourceDefinition validation offline: a CRD (apiextensions.k8s.io/v1)
-// is decoded, defaulted and converted as kube-apiserver does, each served
-// version gets kube-apiserver's structural schema, OpenAPI schema validator and
-// CEL validator (k8s.io/apiextensions-apiserver), and objects go through the
-// same decode → prune → default → BeforeCreate/BeforeUpdate → strategy
-// validation path as a request to the API server (crd_validate.go). The CRD's
+// Package crd validates custom resources offline as kube-apiserver does: a
+// CustomResourceDefinition (apiextensions.k8s.io/v1) is decoded, defaulted
+// and converted as kube-apiserver does, each served version gets
+// kube-apiserver's structural schema, OpenAPI schema validator and CEL
+// validator (k8s.io/apiextensions-apiserver), and objects go through the same
+// decode → prune → default → BeforeCreate/BeforeUpdate → strategy validation
+// path as a request to the API server (validate.go, strategy.go). The CRD's
 // own x-kubernetes-validations checks (compile errors, cost estimates against
-// the cost limits) are in crd_check.go, the cost explanation in crd_cost.go.
+// the cost limits) are in check.go, the cost explanations in cost.go.
+//
+// In rules, self is the value at the rule's schema node and oldSelf the
+// stored value on update (transition rules), e.g.
+//
+//	self.minReplicas <= self.replicas            (at spec)
+//	self == oldSelf                              (immutable field)
+//	!has(oldSelf.x) || self.x >= oldSelf.x       (optionalOldSelf)
+//
+// Load(crd) → CRD; CRD.Validate(version, object, oldObject) →
+// *wire.ObjectResult; CRD.CostReport() → per-rule cost estimates with
+// explanations (wire.SchemaCost).
+package crd
 
 import (
 	"crypto/sha256"
@@ -16,6 +27,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wire"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -29,16 +43,6 @@ import (
 )
 
 // Error codes of the CRD exports.
-const (
-	// CodeInvalidCRD: the CRD cannot be used: not a JSON object, not an
-	// apiextensions.k8s.io/v1 CustomResourceDefinition, no such version,
-	// a schema that is not structural, or x-kubernetes-validations that
-	// kube-apiserver would reject (FieldErrors lists them).
-	CodeInvalidCRD = "invalid_crd"
-	// CodeInvalidObject: an object is not a JSON object, its metadata cannot
-	// be decoded, or its apiVersion/kind name no served version of the CRD.
-	CodeInvalidObject = "invalid_object"
-)
 
 // CRD limits (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation,
 // k8s.io/apiserver/pkg/apis/cel), in cost units.
@@ -85,9 +89,9 @@ var crdCache = struct {
 // maxCachedCRDs bounds crdCache (a compiled CRD holds every rule's program).
 const maxCachedCRDs = 16
 
-// LoadCRD decodes a CustomResourceDefinition from JSON, or returns the cached
+// Load decodes a CustomResourceDefinition from JSON, or returns the cached
 // one for the same bytes.
-func LoadCRD(doc []byte) (*CRD, error) {
+func Load(doc []byte) (*CRD, error) {
 	sum := sha256.Sum256(doc)
 	key := hex.EncodeToString(sum[:])
 	crdCache.Lock()
@@ -115,12 +119,12 @@ func LoadCRD(doc []byte) (*CRD, error) {
 	return c, nil
 }
 
-func crdErr(format string, args ...any) *Error {
-	return &Error{Code: CodeInvalidCRD, Message: fmt.Sprintf(format, args...)}
+func crdErr(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeInvalidCRD, Message: fmt.Sprintf(format, args...)}
 }
 
 func decodeCRD(doc []byte) (*CRD, error) {
-	if err := CheckJSON(string(doc)); err != nil {
+	if err := codec.CheckJSON(string(doc)); err != nil {
 		return nil, crdErr("CRD: %v", err)
 	}
 	var head struct {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package celwasm
+package wazero
 
 import (
 	"github.com/tetratelabs/wazero/experimental"

@@ -1,17 +1,21 @@
-package engine
+package events
 
 import (
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/tidwall/gjson"
 )
 
 func evalEvent(t *testing.T, expr, event string) (string, string) {
 	t.Helper()
-	env, err := NewEnv(EnvSpec{Base: BaseCEL, Extensions: []ExtensionSpec{{Name: "strings"}, {Name: "lists"}},
-		Variables: []VariableSpec{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL, Extensions: []wire.ExtensionRef{{Name: "strings"}, {Name: "lists"}},
+		Variables: []wire.VariableDecl{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,18 +23,18 @@ func evalEvent(t *testing.T, expr, event string) (string, string) {
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
-	if err := CheckJSON(event); err != nil {
+	if err := codec.CheckJSON(event); err != nil {
 		t.Fatal(err)
 	}
-	act, err := env.EventActivation(gjson.Parse(event))
+	act, err := Activation(env, gjson.Parse(event))
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
 	v, _, err := prg.Eval(act, 0)
 	if err != nil {
-		return "", err.(*Error).Code
+		return "", err.(*wire.Error).Code
 	}
-	b, _ := AppendValue(nil, v)
+	b, _ := codec.AppendValue(nil, v)
 	return string(b), ""
 }
 
@@ -53,7 +57,7 @@ func TestEventActivation(t *testing.T) {
 		{"ce.map(k, k).slice(0, 4)", pr, `["specversion","id","source","type"]`, ""},
 		{"data", `{"specversion":"1.0","type":"t","data_base64":"AAEC"}`, `{"bytes":"AAEC"}`, ""},
 		{"data", `{"specversion":"1.0","type":"t","datacontenttype":"text/plain","data":"hello"}`, `"hello"`, ""},
-		{"ce.time", `{"specversion":"1.0","time":"not a time"}`, "", CodeEval},
+		{"ce.time", `{"specversion":"1.0","time":"not a time"}`, "", wire.CodeEval},
 		{"has(ce.time)", `{"specversion":"1.0"}`, `false`, ""},
 		// binary: headers lowercased, ce- stripped, percent-decoded; the body per content type
 		{"ce.committer", push, `"José Domínguez"`, ""},
@@ -65,11 +69,11 @@ func TestEventActivation(t *testing.T) {
 		{"data", `{"headers":{"ce-specversion":"1.0"},"bodyBase64":"/w=="}`, `{"bytes":"/w=="}`, ""},
 		{"ce.x", `{"headers":{"ce-specversion":"1.0","ce-x":["a","b"]}}`, `"a,b"`, ""},
 		// not events
-		{"true", `{"headers":{"ce-id":"1"}}`, "", CodeInvalidActivation},
-		{"true", `{"id":"1"}`, "", CodeInvalidActivation},
-		{"true", `{"headers":{"ce-specversion":"1.0","content-type":"application/json"},"body":"{"}`, "", CodeInvalidActivation},
-		{"true", `{"headers":{"ce-specversion":"1.0","ce-x":"%ff"}}`, "", CodeInvalidActivation},
-		{"true", `[1]`, "", CodeInvalidActivation},
+		{"true", `{"headers":{"ce-id":"1"}}`, "", wire.CodeInvalidActivation},
+		{"true", `{"id":"1"}`, "", wire.CodeInvalidActivation},
+		{"true", `{"headers":{"ce-specversion":"1.0","content-type":"application/json"},"body":"{"}`, "", wire.CodeInvalidActivation},
+		{"true", `{"headers":{"ce-specversion":"1.0","ce-x":"%ff"}}`, "", wire.CodeInvalidActivation},
+		{"true", `[1]`, "", wire.CodeInvalidActivation},
 	}
 	for _, c := range cases {
 		got, code := evalEvent(t, c.expr, c.event)
@@ -121,44 +125,6 @@ func TestFilterToCEL(t *testing.T) {
 		}
 		if err != nil || got != c.want {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", c.filter, got, err, c.want)
-		}
-	}
-}
-
-func TestWhenToCEL(t *testing.T) {
-	cases := []struct {
-		in   []string
-		want string
-		err  string
-	}{
-		{[]string{"$(params.path) == 'README.md'"}, `params.path == 'README.md'`, ""},
-		{[]string{"$(tasks.unit-test.results.test-coverage) >= 0.9"}, `tasks["unit-test"].results["test-coverage"] >= 0.9`, ""},
-		{[]string{"$(params['my.param']) == \"x\""}, `params["my.param"] == "x"`, ""},
-		{[]string{"'a $(params.x) b $(params.y)' == ''"}, `('a ' + string(params.x) + ' b ' + string(params.y)) == ''`, ""},
-		{[]string{"\"\"\"$(params.x)\"\"\" == ''"}, `string(params.x) == ''`, ""},
-		{[]string{"r'\\d$(params.x)' == ''"}, `(r'\d' + string(params.x)) == ''`, ""},
-		{[]string{"'$' + '(params.x)' == ''"}, `'$' + '(params.x)' == ''`, ""},
-		{[]string{"a", "b"}, `(a) && (b)`, ""},
-		{[]string{"$(tasks.status) == 'Succeeded'", "$(tasks.t.status) == 'Failed'"}, `(tasks.status == 'Succeeded') && (tasks.t.status == 'Failed')`, ""},
-		{[]string{"$(context.pipelineRun.name) != ''"}, `context.pipelineRun.name != ''`, ""},
-		{[]string{"$(params.x[*]) == ''"}, "", "bad brackets"},
-		{[]string{"$(workspaces.w.path) == ''"}, "", "only params, tasks and context"},
-		{[]string{"$(tasks.t.results) == ''"}, "", "tasks.TASK.results.NAME"},
-		{[]string{"$(params.x == ''"}, "", "unterminated"},
-		{[]string{"'abc == ''"}, "", "unterminated string"},
-		{[]string{"b'$(params.x)' == b''"}, "", "bytes"},
-		{nil, "", "no when expressions"},
-	}
-	for _, c := range cases {
-		got, err := WhenToCEL(c.in)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%q: error %v, want %q", c.in, err, c.err)
-			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("%q: got %s (%v), want %s", c.in, got, err, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package codec
 
 import (
 	"encoding/base64"
@@ -8,26 +8,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celwasm/celwasm/wire"
+
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/tidwall/gjson"
 )
 
-// converter turns JSON (gjson results over the raw activation bytes) into CEL
-// values of a declared type, lazily: objects and arrays become jsonMap and
+// Converter turns JSON (gjson results over the raw activation bytes) into CEL
+// values of a declared type, lazily: objects and arrays become Map and
 // jsonList values that index their members only when the expression looks.
 // The rules are written down in docs/value-encoding.md.
-type converter struct {
-	adapter types.Adapter
-	// numericStrings: strings that are integer or decimal literals read as
+type Converter struct {
+	Adapter types.Adapter
+	// NumericStrings: strings that are integer or decimal literals read as
 	// numbers (Tekton when expressions).
-	numericStrings bool
+	NumericStrings bool
 }
 
-func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
+func (c *Converter) Convert(r gjson.Result, t *types.Type) ref.Val {
 	if t == nil {
-		return c.natural(r)
+		return c.Natural(r)
 	}
 	if r.Type == gjson.Null && t.IsAssignableType(types.NullType) && t.Kind() != types.DynKind && t.Kind() != types.AnyKind {
 		// null for a nullable (wrapper) type, or a declared null_type.
@@ -35,7 +37,7 @@ func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
 	}
 	switch t.Kind() {
 	case types.DynKind, types.AnyKind, types.TypeParamKind:
-		return c.natural(r)
+		return c.Natural(r)
 	case types.BoolKind:
 		if r.Type == gjson.True || r.Type == gjson.False {
 			return types.Bool(r.Type == gjson.True)
@@ -116,14 +118,14 @@ func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
 		}
 	case types.MapKind:
 		if r.IsObject() {
-			return newJSONMap(c, r, t.Parameters()[0], t.Parameters()[1])
+			return NewMap(c, r, t.Parameters()[0], t.Parameters()[1])
 		}
 	case types.OpaqueKind:
 		if t.TypeName() == "optional_type" {
 			if r.Type == gjson.Null {
 				return types.OptionalNone
 			}
-			v := c.convert(r, t.Parameters()[0])
+			v := c.Convert(r, t.Parameters()[0])
 			if types.IsError(v) {
 				return v
 			}
@@ -133,12 +135,12 @@ func (c *converter) convert(r gjson.Result, t *types.Type) ref.Val {
 	default:
 		return types.NewErr("activation: values of type %s cannot be given as plain JSON", t.TypeName())
 	}
-	return types.NewErr("activation: JSON %s does not convert to %s", jsonKind(r), t.String())
+	return types.NewErr("activation: JSON %s does not convert to %s", JSONKind(r), t.String())
 }
 
 // natural maps JSON to CEL without a declared type: integral numbers that
 // fit int64 become int, other numbers double.
-func (c *converter) natural(r gjson.Result) ref.Val {
+func (c *Converter) Natural(r gjson.Result) ref.Val {
 	switch r.Type {
 	case gjson.Null:
 		return types.NullValue
@@ -147,7 +149,7 @@ func (c *converter) natural(r gjson.Result) ref.Val {
 	case gjson.False:
 		return types.False
 	case gjson.String:
-		if c.numericStrings {
+		if c.NumericStrings {
 			if v, ok := numericLiteral(r.Str); ok {
 				return v
 			}
@@ -163,7 +165,7 @@ func (c *converter) natural(r gjson.Result) ref.Val {
 		return types.Double(f)
 	}
 	if r.IsObject() {
-		return newJSONMap(c, r, types.StringType, types.DynType)
+		return NewMap(c, r, types.StringType, types.DynType)
 	}
 	if r.IsArray() {
 		return &jsonList{conv: c, raw: r, elem: types.DynType}
@@ -218,7 +220,9 @@ func decodeBase64(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(s)
 }
 
-func jsonKind(r gjson.Result) string {
+// JSONKind names a JSON value's kind for error messages ("null", "bool",
+// "number 1.5", "string \"x\"", "array", "object").
+func JSONKind(r gjson.Result) string {
 	switch r.Type {
 	case gjson.Null:
 		return "null"
@@ -245,7 +249,7 @@ func truncate(s string) string {
 // jsonList is a CEL list over a JSON array. Elements are indexed and
 // converted on first use; cel-go's list implementation does the rest.
 type jsonList struct {
-	conv *converter
+	conv *Converter
 	raw  gjson.Result
 	elem *types.Type
 	list traits.Lister
@@ -255,13 +259,13 @@ func (l *jsonList) get() traits.Lister {
 	if l.list == nil {
 		var vals []ref.Val
 		l.raw.ForEach(func(_, v gjson.Result) bool {
-			vals = append(vals, l.conv.convert(v, l.elem))
+			vals = append(vals, l.conv.Convert(v, l.elem))
 			return true
 		})
 		if vals == nil {
 			vals = []ref.Val{}
 		}
-		l.list = types.NewRefValList(l.conv.adapter, vals)
+		l.list = types.NewRefValList(l.conv.Adapter, vals)
 	}
 	return l.list
 }
@@ -288,11 +292,11 @@ func (l *jsonList) IsZeroValue() bool          { return l.get().Size() == types.
 func (l *jsonList) String() string             { return l.get().(interface{ String() string }).String() }
 func (l *jsonList) Fold(f traits.Folder)       { types.ToFoldableList(l.get()).Fold(f) }
 
-// jsonMap is a CEL map over a JSON object. Members are indexed on first use
+// Map is a CEL map over a JSON object. Members are indexed on first use
 // (duplicate keys: the last wins, as with encoding/json), values converted
 // on first access, and iteration follows document order.
-type jsonMap struct {
-	conv   *converter
+type Map struct {
+	conv   *Converter
 	raw    gjson.Result
 	keyT   *types.Type
 	valT   *types.Type
@@ -356,16 +360,16 @@ func (idx *objIndex) find(key string) (int, bool) {
 	return 0, false
 }
 
-func newJSONMap(c *converter, r gjson.Result, keyT, valT *types.Type) *jsonMap {
-	return &jsonMap{conv: c, raw: r, keyT: keyT, valT: valT}
+func NewMap(c *Converter, r gjson.Result, keyT, valT *types.Type) *Map {
+	return &Map{conv: c, raw: r, keyT: keyT, valT: valT}
 }
 
-func (m *jsonMap) stringKeys() bool {
+func (m *Map) stringKeys() bool {
 	k := m.keyT.Kind()
 	return k == types.StringKind || k == types.DynKind
 }
 
-func (m *jsonMap) idx() *objIndex {
+func (m *Map) idx() *objIndex {
 	if m.index == nil {
 		m.index = buildIndex(m.raw)
 		if !m.stringKeys() {
@@ -382,14 +386,14 @@ func (m *jsonMap) idx() *objIndex {
 }
 
 // keyAt returns entry i's key as a CEL value.
-func (m *jsonMap) keyAt(idx *objIndex, i int) ref.Val {
+func (m *Map) keyAt(idx *objIndex, i int) ref.Val {
 	if m.keys != nil {
 		return m.keys[i]
 	}
 	return types.String(idx.entries[i].key)
 }
 
-func (m *jsonMap) keyValue(k string) ref.Val {
+func (m *Map) keyValue(k string) ref.Val {
 	switch m.keyT.Kind() {
 	case types.IntKind:
 		if i, err := strconv.ParseInt(k, 10, 64); err == nil {
@@ -410,15 +414,15 @@ func (m *jsonMap) keyValue(k string) ref.Val {
 	return types.String(k)
 }
 
-func (m *jsonMap) value(e *mapEntry) ref.Val {
+func (m *Map) value(e *mapEntry) ref.Val {
 	if e.val == nil {
-		e.val = m.conv.convert(e.raw, m.valT)
+		e.val = m.conv.Convert(e.raw, m.valT)
 	}
 	return e.val
 }
 
 // Find implements traits.Mapper.
-func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
+func (m *Map) Find(key ref.Val) (ref.Val, bool) {
 	idx := m.idx()
 	if m.keyErr != nil {
 		return m.keyErr, false
@@ -445,7 +449,7 @@ func (m *jsonMap) Find(key ref.Val) (ref.Val, bool) {
 	return nil, false
 }
 
-func (m *jsonMap) Get(key ref.Val) ref.Val {
+func (m *Map) Get(key ref.Val) ref.Val {
 	v, found := m.Find(key)
 	if !found {
 		return types.ValOrErr(v, "no such key: %v", key)
@@ -453,7 +457,7 @@ func (m *jsonMap) Get(key ref.Val) ref.Val {
 	return v
 }
 
-func (m *jsonMap) Contains(key ref.Val) ref.Val {
+func (m *Map) Contains(key ref.Val) ref.Val {
 	v, found := m.Find(key)
 	if !found && v != nil && types.IsUnknownOrError(v) {
 		return v
@@ -461,17 +465,17 @@ func (m *jsonMap) Contains(key ref.Val) ref.Val {
 	return types.Bool(found)
 }
 
-func (m *jsonMap) Size() ref.Val { return types.Int(len(m.idx().entries)) }
+func (m *Map) Size() ref.Val { return types.Int(len(m.idx().entries)) }
 
-func (m *jsonMap) IsZeroValue() bool { return len(m.idx().entries) == 0 }
+func (m *Map) IsZeroValue() bool { return len(m.idx().entries) == 0 }
 
-func (m *jsonMap) Type() ref.Type { return types.MapType }
+func (m *Map) Type() ref.Type { return types.MapType }
 
-func (m *jsonMap) Iterator() traits.Iterator {
+func (m *Map) Iterator() traits.Iterator {
 	return &mapKeyIterator{m: m, idx: m.idx()}
 }
 
-func (m *jsonMap) Fold(f traits.Folder) {
+func (m *Map) Fold(f traits.Folder) {
 	idx := m.idx()
 	for i := range idx.entries {
 		if !f.FoldEntry(m.keyAt(idx, i), m.value(&idx.entries[i])) {
@@ -480,23 +484,23 @@ func (m *jsonMap) Fold(f traits.Folder) {
 	}
 }
 
-func (m *jsonMap) materialize() traits.Mapper {
+func (m *Map) materialize() traits.Mapper {
 	idx := m.idx()
 	vals := make(map[ref.Val]ref.Val, len(idx.entries))
 	for i := range idx.entries {
 		vals[m.keyAt(idx, i)] = m.value(&idx.entries[i])
 	}
-	return types.NewRefValMap(m.conv.adapter, vals)
+	return types.NewRefValMap(m.conv.Adapter, vals)
 }
 
-func (m *jsonMap) ConvertToNative(t reflect.Type) (any, error) {
+func (m *Map) ConvertToNative(t reflect.Type) (any, error) {
 	if m.keyErr != nil {
 		return nil, m.keyErr.(*types.Err)
 	}
 	return m.materialize().ConvertToNative(t)
 }
 
-func (m *jsonMap) ConvertToType(t ref.Type) ref.Val {
+func (m *Map) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case types.MapType:
 		return m
@@ -508,7 +512,7 @@ func (m *jsonMap) ConvertToType(t ref.Type) ref.Val {
 
 // Equal follows cel-go's map equality: same size, and every key of this map
 // found in the other with an equal value.
-func (m *jsonMap) Equal(other ref.Val) ref.Val {
+func (m *Map) Equal(other ref.Val) ref.Val {
 	o, ok := other.(traits.Mapper)
 	if !ok {
 		return types.False
@@ -529,12 +533,12 @@ func (m *jsonMap) Equal(other ref.Val) ref.Val {
 	return types.True
 }
 
-func (m *jsonMap) Value() any { return m.materialize().Value() }
+func (m *Map) Value() any { return m.materialize().Value() }
 
-func (m *jsonMap) String() string { return m.materialize().(interface{ String() string }).String() }
+func (m *Map) String() string { return m.materialize().(interface{ String() string }).String() }
 
 type mapKeyIterator struct {
-	m   *jsonMap
+	m   *Map
 	idx *objIndex
 	i   int
 }
@@ -560,11 +564,60 @@ func (it *mapKeyIterator) Equal(ref.Val) ref.Val {
 func (it *mapKeyIterator) Type() ref.Type { return types.IteratorType }
 func (it *mapKeyIterator) Value() any     { return nil }
 
-var errIterator = &Error{Code: CodeInternal, Message: "type conversion on iterators not supported"}
+var errIterator = &wire.Error{Code: wire.CodeInternal, Message: "type conversion on iterators not supported"}
 
 var (
-	_ traits.Mapper   = (*jsonMap)(nil)
-	_ traits.Foldable = (*jsonMap)(nil)
+	_ traits.Mapper   = (*Map)(nil)
+	_ traits.Foldable = (*Map)(nil)
 	_ traits.Lister   = (*jsonList)(nil)
-	_ traits.Zeroer   = (*jsonMap)(nil)
+	_ traits.Zeroer   = (*Map)(nil)
 )
+
+// add appends an entry, keeping the index's lookup map current.
+func (idx *objIndex) add(en mapEntry) {
+	if i, ok := idx.find(en.key); ok {
+		idx.entries[i] = en
+		return
+	}
+	idx.entries = append(idx.entries, en)
+	if idx.byKey != nil {
+		idx.byKey[en.key] = len(idx.entries) - 1
+	} else if len(idx.entries) > linearLimit {
+		idx.byKey = make(map[string]int, len(idx.entries)*2)
+		for i := range idx.entries {
+			idx.byKey[idx.entries[i].key] = i
+		}
+	}
+}
+
+// NewObject returns an empty map(string, dyn) to fill with Put: an object
+// built member by member (a CloudEvent's attributes).
+func NewObject(c *Converter) *Map {
+	m := &Map{conv: c, keyT: types.StringType, valT: types.DynType, index: &objIndex{}}
+	m.index.entries = m.index.inline[:0]
+	return m
+}
+
+// Put sets a member to val or, when val is nil, to raw converted on first
+// access. A key already present is replaced in place.
+func (m *Map) Put(key string, raw gjson.Result, val ref.Val) {
+	m.idx().add(mapEntry{key: key, raw: raw, val: val})
+}
+
+// Has reports whether the map has a member named key.
+func (m *Map) Has(key string) bool {
+	_, ok := m.idx().find(key)
+	return ok
+}
+
+// Len returns the number of members.
+func (m *Map) Len() int { return len(m.idx().entries) }
+
+// Member returns member i's key and JSON, in document order.
+func (m *Map) Member(i int) (string, gjson.Result) {
+	e := &m.idx().entries[i]
+	return e.key, e.raw
+}
+
+// SetMember replaces member i's value.
+func (m *Map) SetMember(i int, v ref.Val) { m.idx().entries[i].val = v }

@@ -1,4 +1,4 @@
-package engine
+package crd
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wire"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
@@ -27,81 +30,11 @@ import (
 	"k8s.io/apiserver/pkg/warning"
 )
 
-// ObjectResult is the outcome of validating one object (a create) or one
-// update (object and old object) against a CRD version, as kube-apiserver
-// would decide it.
-type ObjectResult struct {
-	// Kind and Name identify the object as kube-apiserver's error does
-	// (Kind is "WebApp", Group "example.com"; Name after generateName).
-	Kind      string `json:"kind"`
-	Group     string `json:"group"`
-	Version   string `json:"version"`
-	Name      string `json:"name"`
-	Namespace string `json:"namespace,omitempty"`
-	// Operation is "create" or "update".
-	Operation string `json:"operation"`
-	// Valid: kube-apiserver would accept the object.
-	Valid bool `json:"valid"`
-	// Reason and Code are the Status kube-apiserver would return when the
-	// object is rejected: "Invalid" (422) with Errors, "BadRequest" (400),
-	// "InternalError" (500).
-	Reason string `json:"reason,omitempty"`
-	Code   int32  `json:"code,omitempty"`
-	// Message is the Status message, e.g. `WebApp.example.com "x" is
-	// invalid: [spec.replicas: Invalid value: ...]`.
-	Message string `json:"message,omitempty"`
-	// Errors are the field errors (the Status' causes), in kube-apiserver's
-	// order except that CEL errors are sorted by field path.
-	Errors []FieldError `json:"errors,omitempty"`
-	// Warnings are what kube-apiserver returns as warnings: unknown fields
-	// (pruned), errors of unchanged fields ratcheted away on update.
-	Warnings []string `json:"warnings,omitempty"`
-	// Cost is the actual cost of the x-kubernetes-validations rules (and
-	// messageExpressions) evaluated for the object, in cost units, against
-	// CostBudget (kube-apiserver's RuntimeCELCostBudget). CostExceeded is
-	// true when the budget ran out or one evaluation passed the per-call
-	// limit, so that the remaining rules did not run (Cost is then the
-	// budget). Cost is 0 when no rule ran (CELSkipped: blocking OpenAPI
-	// errors).
-	Cost         uint64 `json:"cost"`
-	CostBudget   uint64 `json:"costBudget"`
-	CostExceeded bool   `json:"costExceeded,omitempty"`
-	CELSkipped   bool   `json:"celSkipped,omitempty"`
-}
-
-// FieldError is one cause of an Invalid status (metav1.StatusCause: reason,
-// message, field) with the validation rule that produced it, when it came
-// from x-kubernetes-validations.
-type FieldError struct {
-	// Field is the field path, e.g. "spec.replicas" or "spec.ports[0]".
-	Field string `json:"field"`
-	// Type is the cause type, e.g. "FieldValueInvalid", "FieldValueRequired",
-	// "FieldValueForbidden", "FieldValueDuplicate", "FieldValueNotSupported".
-	Type string `json:"type"`
-	// Message is the cause message (field.Error.ErrorBody), e.g.
-	// `Invalid value: 5: must be at most 3`.
-	Message string `json:"message"`
-	// Rule is set for errors of x-kubernetes-validations rules.
-	Rule *RuleRef `json:"rule,omitempty"`
-}
-
-// RuleRef names an x-kubernetes-validations rule.
-type RuleRef struct {
-	// SchemaPath is the rule's place in the version's schema, e.g.
-	// "openAPIV3Schema.properties[spec].x-kubernetes-validations[0]".
-	SchemaPath        string `json:"schemaPath"`
-	Rule              string `json:"rule"`
-	Message           string `json:"message,omitempty"`
-	MessageExpression string `json:"messageExpression,omitempty"`
-	Reason            string `json:"reason,omitempty"`
-	FieldPath         string `json:"fieldPath,omitempty"`
-}
-
 // Validate validates object (JSON) as kube-apiserver validates a create
 // request, or, with oldObject, an update of oldObject to object. Errors are
 // for input that never reaches validation (invalid_object: not a JSON object,
 // apiVersion/kind not of this CRD, malformed metadata).
-func (c *CRD) Validate(version string, object, oldObject []byte) (*ObjectResult, error) {
+func (c *CRD) Validate(version string, object, oldObject []byte) (*wire.ObjectResult, error) {
 	obj, err := decodeObject(object, "object")
 	if err != nil {
 		return nil, err
@@ -114,23 +47,23 @@ func (c *CRD) Validate(version string, object, oldObject []byte) (*ObjectResult,
 	}
 	gv, err := schema.ParseGroupVersion(obj.GetAPIVersion())
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("object: apiVersion %q: %v", obj.GetAPIVersion(), err)}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("object: apiVersion %q: %v", obj.GetAPIVersion(), err)}
 	}
 	if gv.Group != c.Group() || obj.GetKind() != c.Kind() {
-		return nil, &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("object: %s %s is not a %s (%s, CRD %s)", obj.GetAPIVersion(), obj.GetKind(), c.Kind(), c.Group(), c.Name())}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("object: %s %s is not a %s (%s, CRD %s)", obj.GetAPIVersion(), obj.GetKind(), c.Kind(), c.Group(), c.Name())}
 	}
 	if version == "" {
 		version = gv.Version
 	}
 	if _, ver := c.v1Version(version); ver == nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("object: CRD %s has no version %q (versions: %s)", c.Name(), version, strings.Join(c.Versions(), ", "))}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("object: CRD %s has no version %q (versions: %s)", c.Name(), version, strings.Join(c.Versions(), ", "))}
 	}
 	v, err := c.Version(version)
 	if err != nil {
 		return nil, err
 	}
 	if !v.Served() {
-		return nil, &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("object: version %s of %s is not served", version, c.Name())}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("object: version %s of %s is not served", version, c.Name())}
 	}
 	// An object of another version is converted to the requested one as
 	// kube-apiserver converts without a conversion webhook: its apiVersion
@@ -138,13 +71,13 @@ func (c *CRD) Validate(version string, object, oldObject []byte) (*ObjectResult,
 	convert := func(u *unstructured.Unstructured, what string) error {
 		ugv, err := schema.ParseGroupVersion(u.GetAPIVersion())
 		if err != nil || ugv.Group != c.Group() || u.GetKind() != c.Kind() {
-			return &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("%s: %s %s, want a %s of %s", what, u.GetAPIVersion(), u.GetKind(), c.Kind(), c.Group())}
+			return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("%s: %s %s, want a %s of %s", what, u.GetAPIVersion(), u.GetKind(), c.Kind(), c.Group())}
 		}
 		if ugv.Version == version {
 			return nil
 		}
 		if conv := c.v1.Spec.Conversion; conv != nil && conv.Strategy != apiextensionsv1.NoneConverter {
-			return &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("%s: converting %s to %s needs the CRD's conversion webhook", what, u.GetAPIVersion(), version)}
+			return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("%s: converting %s to %s needs the CRD's conversion webhook", what, u.GetAPIVersion(), version)}
 		}
 		u.SetAPIVersion(c.Group() + "/" + version)
 		return nil
@@ -164,23 +97,23 @@ func (c *CRD) Validate(version string, object, oldObject []byte) (*ObjectResult,
 // decodeObject decodes a request body as the API server's unstructured JSON
 // decoding does (integers as int64, other numbers as float64).
 func decodeObject(doc []byte, what string) (*unstructured.Unstructured, error) {
-	if err := CheckJSON(string(doc)); err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: what + ": " + err.Error()}
+	if err := codec.CheckJSON(string(doc)); err != nil {
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: what + ": " + err.Error()}
 	}
 	var v any
 	if err := utiljson.Unmarshal(doc, &v); err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: what + ": " + err.Error()}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: what + ": " + err.Error()}
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &Error{Code: CodeInvalidObject, Message: fmt.Sprintf("%s: want a JSON object, got %s", what, crdJSONKind(v))}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("%s: want a JSON object, got %s", what, crdJSONKind(v))}
 	}
 	u := &unstructured.Unstructured{Object: m}
 	if u.GetKind() == "" {
-		return nil, &Error{Code: CodeInvalidObject, Message: what + ": Object 'Kind' is missing"}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: what + ": Object 'Kind' is missing"}
 	}
 	if u.GetAPIVersion() == "" {
-		return nil, &Error{Code: CodeInvalidObject, Message: what + ": Object 'apiVersion' is missing"}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: what + ": Object 'apiVersion' is missing"}
 	}
 	return u, nil
 }
@@ -262,14 +195,14 @@ func (v *CRDVersion) coerce(u *unstructured.Unstructured, stored bool) (unknownF
 // decode runs an object through the CR handler's decoding: coercion and
 // pruning, then structural defaulting. Unknown fields become warnings, as
 // with fieldValidation=Warn (kubectl --validate=warn).
-func (v *CRDVersion) decode(u *unstructured.Unstructured, stored bool, res *ObjectResult) error {
+func (v *CRDVersion) decode(u *unstructured.Unstructured, stored bool, res *wire.ObjectResult) error {
 	unknown, err := v.coerce(u, stored)
 	if err != nil {
 		what := "object"
 		if stored {
 			what = "oldObject"
 		}
-		return &Error{Code: CodeInvalidObject, Message: what + ": " + err.Error()}
+		return &wire.Error{Code: wire.CodeInvalidObject, Message: what + ": " + err.Error()}
 	}
 	// Pruning walks maps in random order; sorted, the warnings are stable.
 	sort.Strings(unknown)
@@ -280,8 +213,8 @@ func (v *CRDVersion) decode(u *unstructured.Unstructured, stored bool, res *Obje
 	return nil
 }
 
-func (v *CRDVersion) newResult(u *unstructured.Unstructured, op string) *ObjectResult {
-	return &ObjectResult{Kind: v.gvk.Kind, Group: v.gvk.Group, Version: v.gvk.Version, Operation: op, CostBudget: RuntimeCELCostBudget}
+func (v *CRDVersion) newResult(u *unstructured.Unstructured, op string) *wire.ObjectResult {
+	return &wire.ObjectResult{Kind: v.gvk.Kind, Group: v.gvk.Group, Version: v.gvk.Version, Operation: op, CostBudget: RuntimeCELCostBudget}
 }
 
 // requestContext is the context of a request to the namespace the object
@@ -300,14 +233,14 @@ func (v *CRDVersion) requestContext(u *unstructured.Unstructured, run *crRun, re
 
 // validateCreate is the create path of the generic registry store
 // (Store.create up to rest.BeforeCreate).
-func (v *CRDVersion) validateCreate(u *unstructured.Unstructured) (*ObjectResult, error) {
+func (v *CRDVersion) validateCreate(u *unstructured.Unstructured) (*wire.ObjectResult, error) {
 	res := v.newResult(u, "create")
 	if err := v.decode(u, false, res); err != nil {
 		return nil, err
 	}
 	objectMeta, err := meta.Accessor(u)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: "object: " + err.Error()}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: "object: " + err.Error()}
 	}
 	rest.FillObjectMetaSystemFields(objectMeta)
 	if len(objectMeta.GetGenerateName()) > 0 && len(objectMeta.GetName()) == 0 {
@@ -323,7 +256,7 @@ func (v *CRDVersion) validateCreate(u *unstructured.Unstructured) (*ObjectResult
 // the stored object is decoded as storage decodes it, the new object
 // inherits the server-managed metadata a patch keeps (resourceVersion, uid,
 // creationTimestamp), then rest.BeforeUpdate.
-func (v *CRDVersion) validateUpdate(u, old *unstructured.Unstructured) (*ObjectResult, error) {
+func (v *CRDVersion) validateUpdate(u, old *unstructured.Unstructured) (*wire.ObjectResult, error) {
 	res := v.newResult(u, "update")
 	if err := v.decode(old, true, res); err != nil {
 		return nil, err
@@ -334,11 +267,11 @@ func (v *CRDVersion) validateUpdate(u, old *unstructured.Unstructured) (*ObjectR
 	}
 	oldMeta, err := meta.Accessor(old)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: "oldObject: " + err.Error()}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: "oldObject: " + err.Error()}
 	}
 	newMeta, err := meta.Accessor(u)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidObject, Message: "object: " + err.Error()}
+		return nil, &wire.Error{Code: wire.CodeInvalidObject, Message: "object: " + err.Error()}
 	}
 	// A stored object has system fields and a resourceVersion.
 	if oldMeta.GetUID() == "" {
@@ -366,7 +299,7 @@ func (v *CRDVersion) validateUpdate(u, old *unstructured.Unstructured) (*ObjectR
 }
 
 // finish fills res from the outcome of BeforeCreate/BeforeUpdate.
-func (v *CRDVersion) finish(res *ObjectResult, u *unstructured.Unstructured, run *crRun, rec *warningRecorder, err error) {
+func (v *CRDVersion) finish(res *wire.ObjectResult, u *unstructured.Unstructured, run *crRun, rec *warningRecorder, err error) {
 	res.Name = u.GetName()
 	res.Namespace = u.GetNamespace()
 	// Ratcheted errors come in the CEL validator's (random) map order.
@@ -394,14 +327,14 @@ func (v *CRDVersion) finish(res *ObjectResult, u *unstructured.Unstructured, run
 	if st.Details == nil {
 		return
 	}
-	rules := map[string]*RuleRef{}
+	rules := map[string]*wire.RuleRef{}
 	for e := range run.celErrs {
 		if r := v.attributeRule(e); r != nil {
 			rules[e.Field+"\x00"+e.ErrorBody()] = r
 		}
 	}
 	for _, c := range st.Details.Causes {
-		res.Errors = append(res.Errors, FieldError{Field: c.Field, Type: string(c.Type), Message: c.Message, Rule: rules[c.Field+"\x00"+c.Message]})
+		res.Errors = append(res.Errors, wire.FieldError{Field: c.Field, Type: string(c.Type), Message: c.Message, Rule: rules[c.Field+"\x00"+c.Message]})
 	}
 }
 
@@ -428,7 +361,7 @@ func (r *warningRecorder) AddWarning(agent, text string) {
 // whose message, or default message "failed rule: RULE", or runtime error
 // text matches the error's detail; a rule with a messageExpression matches
 // any detail. Errors that belong to no single rule (budget exhausted) get nil.
-func (v *CRDVersion) attributeRule(e *field.Error) *RuleRef {
+func (v *CRDVersion) attributeRule(e *field.Error) *wire.RuleRef {
 	errField := e.Field
 	if errField == "<nil>" { // the root (a nil field.Path)
 		errField = ""
@@ -462,7 +395,7 @@ func (v *CRDVersion) attributeRule(e *field.Error) *RuleRef {
 		nodes = append(nodes, next)
 		cur = next
 	}
-	var fallback *RuleRef
+	var fallback *wire.RuleRef
 	for i := len(nodes) - 1; i >= 0; i-- {
 		n := nodes[i]
 		for _, r := range allRules(n.s) {
@@ -485,7 +418,7 @@ func (v *CRDVersion) attributeRule(e *field.Error) *RuleRef {
 			if target != errField {
 				continue
 			}
-			ref := &RuleRef{
+			ref := &wire.RuleRef{
 				SchemaPath:        n.schemaPath + r.prefix + ".x-kubernetes-validations[" + strconv.Itoa(r.index) + "]",
 				Rule:              r.rule.Rule,
 				Message:           r.rule.Message,

@@ -1,10 +1,13 @@
-package engine
+package events
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/celwasm/celwasm/wasm/codec"
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
 
 	"github.com/tidwall/gjson"
 )
@@ -35,7 +38,7 @@ func FilterToCEL(filter gjson.Result) (string, error) {
 
 func unwrapFilter(f gjson.Result) (gjson.Result, error) {
 	if !f.IsObject() {
-		return f, filterErr("a filter is a JSON/YAML object, got %s", jsonKind(f))
+		return f, filterErr("a filter is a JSON/YAML object, got %s", codec.JSONKind(f))
 	}
 	if spec := f.Get("spec"); spec.IsObject() {
 		if fs := spec.Get("filters"); fs.Exists() {
@@ -67,7 +70,7 @@ func filterExpr(f gjson.Result, depth int) (string, error) {
 		return "", filterErr("filters nest deeper than %d", maxFilterDepth)
 	}
 	if !f.IsObject() {
-		return "", filterErr("a filter is an object, got %s", jsonKind(f))
+		return "", filterErr("a filter is an object, got %s", codec.JSONKind(f))
 	}
 	keys := objectKeys(f)
 	if len(keys) != 1 {
@@ -153,11 +156,6 @@ func join(terms []string, op, empty string) string {
 }
 
 var (
-	identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	// CEL's reserved words cannot be selected with a dot.
-	reservedWords = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true, "const": true,
-		"continue": true, "else": true, "for": true, "function": true, "if": true, "import": true, "let": true, "loop": true,
-		"package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
 	// stringAttributes are the CloudEvents context attributes that are strings.
 	stringAttributes = map[string]bool{"id": true, "source": true, "specversion": true, "type": true, "subject": true, "datacontenttype": true, "dataschema": true}
 )
@@ -211,7 +209,7 @@ func presence(path []string) string {
 	for i := range path {
 		parent := access(path[:i])
 		seg := path[i]
-		if identRE.MatchString(seg) && !reservedWords[seg] {
+		if engine.Selectable(seg) {
 			terms = append(terms, "has("+parent+"."+seg+")")
 		} else {
 			terms = append(terms, strconv.Quote(seg)+" in "+parent)
@@ -226,7 +224,7 @@ func presence(path []string) string {
 func access(path []string) string {
 	s := EventVariable
 	for _, seg := range path {
-		if identRE.MatchString(seg) && !reservedWords[seg] {
+		if engine.Selectable(seg) {
 			s += "." + seg
 		} else {
 			s += "[" + strconv.Quote(seg) + "]"
@@ -235,6 +233,6 @@ func access(path []string) string {
 	return s
 }
 
-func filterErr(format string, args ...any) *Error {
-	return &Error{Code: CodeCompile, Message: "filter: " + fmt.Sprintf(format, args...)}
+func filterErr(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeCompile, Message: "filter: " + fmt.Sprintf(format, args...)}
 }

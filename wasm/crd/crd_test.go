@@ -1,4 +1,4 @@
-package engine
+package crd
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/celwasm/celwasm/wire"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -93,7 +95,7 @@ func TestCRDCostFixes(t *testing.T) {
 			// make the item rules too expensive: 1,000 items
 			crd = setBound(t, crd, "spec.items", "maxItems", 1000)
 		}
-		c, err := LoadCRD(crd)
+		c, err := Load(crd)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +114,7 @@ func TestCRDCostFixes(t *testing.T) {
 				for _, f := range e.Fixes {
 					fixes++
 					at := func(v int64) uint64 {
-						c2, err := LoadCRD(setBound(t, crd, f.Path, f.Set, v))
+						c2, err := Load(setBound(t, crd, f.Path, f.Set, v))
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -135,7 +137,7 @@ func TestCRDCostFixes(t *testing.T) {
 					for _, f := range e.CombinedFix {
 						patched = setBound(t, patched, f.Path, f.Set, f.Value)
 					}
-					c2, _ := LoadCRD(patched)
+					c2, _ := Load(patched)
 					if got := ruleByPath(c2.Check(), r.Path).Cost; got > e.Target || got != e.CombinedFix[0].Cost {
 						t.Errorf("%s %s: the combined fix gives %d, target %d", file, r.Path, got, e.Target)
 					}
@@ -151,7 +153,7 @@ func TestCRDCostFixes(t *testing.T) {
 // TestCRDCostExplanation checks what the explanation says about where the
 // cost comes from.
 func TestCRDCostExplanation(t *testing.T) {
-	c, err := LoadCRD(readYAMLDocs(t, crdTestdata+"expensive/crd.yaml")[0])
+	c, err := Load(readYAMLDocs(t, crdTestdata+"expensive/crd.yaml")[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,20 +206,20 @@ func TestCRDBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name, crd, code, msg string
 	}{
-		{"not JSON", `{"apiVersion":`, CodeInvalidCRD, "CRD:"},
-		{"an array", `[1,2]`, CodeInvalidCRD, "want a JSON object"},
-		{"v1beta1", `{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition"}`, CodeInvalidCRD, "apiextensions.k8s.io/v1 CustomResourceDefinition"},
-		{"a Deployment", `{"apiVersion":"apps/v1","kind":"Deployment"}`, CodeInvalidCRD, `kind "Deployment"`},
-		{"no versions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b"},"spec":{"group":"b","scope":"Namespaced","names":{"kind":"A","plural":"a"}}}`, CodeInvalidCRD, "at least one version"},
-		{"wrong type", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":"v1"}}`, CodeInvalidCRD, "cannot unmarshal"},
+		{"not JSON", `{"apiVersion":`, wire.CodeInvalidCRD, "CRD:"},
+		{"an array", `[1,2]`, wire.CodeInvalidCRD, "want a JSON object"},
+		{"v1beta1", `{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition"}`, wire.CodeInvalidCRD, "apiextensions.k8s.io/v1 CustomResourceDefinition"},
+		{"a Deployment", `{"apiVersion":"apps/v1","kind":"Deployment"}`, wire.CodeInvalidCRD, `kind "Deployment"`},
+		{"no versions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b"},"spec":{"group":"b","scope":"Namespaced","names":{"kind":"A","plural":"a"}}}`, wire.CodeInvalidCRD, "at least one version"},
+		{"wrong type", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":"v1"}}`, wire.CodeInvalidCRD, "cannot unmarshal"},
 	} {
-		_, err := LoadCRD([]byte(tc.crd))
-		var e *Error
+		_, err := Load([]byte(tc.crd))
+		var e *wire.Error
 		if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Message, tc.msg) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	c, err := LoadCRD(kep)
+	c, err := Load(kep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,14 +238,14 @@ func TestCRDBadInput(t *testing.T) {
 			old = []byte(tc.old)
 		}
 		_, err := c.Validate("", []byte(tc.obj), old)
-		var e *Error
-		if !errors.As(err, &e) || (e.Code != CodeInvalidObject && e.Code != CodeInvalidCRD) || !strings.Contains(e.Message, tc.msg) {
+		var e *wire.Error
+		if !errors.As(err, &e) || (e.Code != wire.CodeInvalidObject && e.Code != wire.CodeInvalidCRD) || !strings.Contains(e.Message, tc.msg) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 	// A non-structural CRD: its check reports kube-apiserver's errors, and a
 	// version cannot be built.
-	ns, err := LoadCRD(readYAMLDocs(t, crdTestdata+"nonstructural/crd.yaml")[0])
+	ns, err := Load(readYAMLDocs(t, crdTestdata+"nonstructural/crd.yaml")[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,11 +260,11 @@ func TestCRDBadInput(t *testing.T) {
 // TestCRDCache: the same bytes give the same compiled CRD.
 func TestCRDCache(t *testing.T) {
 	kep := readYAMLDocs(t, crdTestdata+"kep/crd.yaml")[0]
-	a, err := LoadCRD(kep)
+	a, err := Load(kep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := LoadCRD(append([]byte(nil), kep...))
+	b, _ := Load(append([]byte(nil), kep...))
 	if a != b || len(a.SHA256) != 64 {
 		t.Errorf("not cached: %p %p %q", a, b, a.SHA256)
 	}
@@ -293,7 +295,7 @@ func TestCRDVersions(t *testing.T) {
 	{"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",
 	  "x-kubernetes-validations":[{"rule":"self.n < 5","message":"v2: n < 5"}],"properties":{"n":{"type":"integer"}}}}}}},
 	{"name":"v0","served":false,"storage":false,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`
-	c, err := LoadCRD([]byte(fmt.Sprintf(crd, "")))
+	c, err := Load([]byte(fmt.Sprintf(crd, "")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +325,7 @@ func TestCRDVersions(t *testing.T) {
 			t.Errorf("version %q, object %s: %q, want %q", tc.version, tc.obj, got, tc.want)
 		}
 	}
-	webhook, err := LoadCRD([]byte(fmt.Sprintf(crd, `"conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://x"}}},`)))
+	webhook, err := Load([]byte(fmt.Sprintf(crd, `"conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://x"}}},`)))
 	if err != nil {
 		t.Fatal(err)
 	}

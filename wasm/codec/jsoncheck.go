@@ -1,4 +1,4 @@
-package engine
+package codec
 
 import (
 	"strconv"
@@ -174,7 +174,7 @@ func scanString(s string, i int) (int, error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+5 >= len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+				if i+5 >= len(s) || !IsHex(s[i+2]) || !IsHex(s[i+3]) || !IsHex(s[i+4]) || !IsHex(s[i+5]) {
 					return i, jsonErr(i, "invalid \\u escape")
 				}
 				i += 6
@@ -258,4 +258,8 @@ func quoteByte(c byte) string {
 		return "'" + string(c) + "'"
 	}
 	return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+func IsHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }

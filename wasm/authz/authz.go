@@ -1,4 +1,10 @@
-package engine
+// Package authz is the authorizer library of celwasm's typed values: a
+// declarative table (user, ordered rules) that becomes a value of the
+// Kubernetes authz library's kubernetes.authorization.Authorizer or
+// ResourceCheck type (k8s.io/apiserver/pkg/cel/library), so expressions
+// like authorizer.group("apps").resource("deployments").check("create").allowed()
+// evaluate offline (docs/value-encoding.md).
+package authz
 
 import (
 	"bytes"
@@ -21,30 +27,30 @@ const (
 	resourceCheckTypeName = "kubernetes.authorization.ResourceCheck"
 )
 
-// AuthzTable is a declarative authorizer: the user it authorizes for and
+// Table is a declarative authorizer: the user it authorizes for and
 // an ordered list of rules; the first rule that matches a check decides it.
 // A check no rule matches gets "no opinion" (not allowed). It is the value
 // of {"object":{"type":"kubernetes.authorization.Authorizer","value":TABLE}}
 // in a typed activation (docs/value-encoding.md).
-type AuthzTable struct {
-	User  AuthzUser   `json:"user"`
-	Rules []AuthzRule `json:"rules"`
+type Table struct {
+	User  User   `json:"user"`
+	Rules []Rule `json:"rules"`
 	// RequestResource is the resource of the request under admission; only
 	// for a kubernetes.authorization.ResourceCheck value (the
 	// authorizer.requestResource variable of admission policies).
-	RequestResource *AuthzResource `json:"requestResource,omitempty"`
+	RequestResource *Resource `json:"requestResource,omitempty"`
 }
 
-// AuthzUser is the user whose permissions are checked.
-type AuthzUser struct {
+// User is the user whose permissions are checked.
+type User struct {
 	Name   string              `json:"name"`
 	UID    string              `json:"uid,omitempty"`
 	Groups []string            `json:"groups,omitempty"`
 	Extra  map[string][]string `json:"extra,omitempty"`
 }
 
-// AuthzResource names the resource of an admission request.
-type AuthzResource struct {
+// Resource names the resource of an admission request.
+type Resource struct {
 	Group       string `json:"group,omitempty"`
 	Version     string `json:"version,omitempty"`
 	Resource    string `json:"resource"`
@@ -53,12 +59,12 @@ type AuthzResource struct {
 	Name        string `json:"name,omitempty"`
 }
 
-// AuthzRule matches checks by the attributes it names (absent: any value;
+// Rule matches checks by the attributes it names (absent: any value;
 // "*": any value). A rule naming Path matches only path (non-resource)
 // checks; one naming a resource attribute matches only resource checks.
 // Selectors match the check's parsed selector written back as
 // requirements joined by ",".
-type AuthzRule struct {
+type Rule struct {
 	User          *string `json:"user,omitempty"`
 	Verb          *string `json:"verb,omitempty"`
 	Path          *string `json:"path,omitempty"`
@@ -77,11 +83,11 @@ type AuthzRule struct {
 	Error string `json:"error,omitempty"`
 }
 
-// decodeAuthz builds an Authorizer or ResourceCheck value from its table.
-func decodeAuthz(typeName, raw string) (ref.Val, error) {
+// Decode builds an Authorizer or ResourceCheck value from its table.
+func Decode(typeName, raw string) (ref.Val, error) {
 	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
 	dec.DisallowUnknownFields()
-	var t AuthzTable
+	var t Table
 	if err := dec.Decode(&t); err != nil {
 		return nil, fmt.Errorf("%s table: %v", typeName, err)
 	}
@@ -106,7 +112,7 @@ func decodeAuthz(typeName, raw string) (ref.Val, error) {
 	return library.NewResourceAuthorizerVal(u, a, requestResource(*t.RequestResource)), nil
 }
 
-type tableAuthorizer struct{ rules []AuthzRule }
+type tableAuthorizer struct{ rules []Rule }
 
 func (t tableAuthorizer) Authorize(_ context.Context, a authorizer.Attributes) (authorizer.Decision, string, error) {
 	for _, r := range t.rules {
@@ -129,7 +135,7 @@ func (t tableAuthorizer) Authorize(_ context.Context, a authorizer.Attributes) (
 	return authorizer.DecisionNoOpinion, "", nil
 }
 
-func (r AuthzRule) matches(a authorizer.Attributes) bool {
+func (r Rule) matches(a authorizer.Attributes) bool {
 	user := ""
 	if u := a.GetUser(); u != nil {
 		user = u.GetName()
@@ -181,11 +187,17 @@ func match(want *string, got string) bool {
 	return want == nil || *want == "*" || *want == got
 }
 
-type requestResource AuthzResource
+type requestResource Resource
 
 func (r requestResource) GetName() string        { return r.Name }
 func (r requestResource) GetNamespace() string   { return r.Namespace }
 func (r requestResource) GetSubresource() string { return r.Subresource }
 func (r requestResource) GetResource() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
+}
+
+// IsTableType reports whether a typed value of this type name is given as
+// a table (Decode).
+func IsTableType(typeName string) bool {
+	return typeName == authorizerTypeName || typeName == resourceCheckTypeName
 }

@@ -1,0 +1,44 @@
+package celwasm
+
+import (
+	"github.com/celwasm/celwasm/host/wasmrt"
+	"github.com/celwasm/celwasm/host/wasmrt/wazero"
+)
+
+// The runtime plumbing lives in host/wasmrt; these names keep it reachable
+// from the user API for programs that bring their own runtime.
+type (
+	// Engine is a WebAssembly runtime that has compiled the module.
+	Engine = wasmrt.Engine
+	// Instance is one instantiated module: single threaded, one call at a time.
+	Instance = wasmrt.Instance
+	// InstanceConfig is what the runtime asks of every instance.
+	InstanceConfig = wasmrt.InstanceConfig
+	// EngineConfig configures an Engine when it compiles the module.
+	EngineConfig = wasmrt.EngineConfig
+	// EngineFactory compiles the module for a WebAssembly runtime.
+	EngineFactory = wasmrt.Factory
+	// Export names one of the module's exports.
+	Export = wasmrt.Export
+)
+
+// NewWazeroEngine compiles the module with wazero's optimizing compiler
+// (the default runtime; host/wasmrt/wazero).
+var NewWazeroEngine EngineFactory = wazero.New
+
+// The module's exports (docs/abi.md).
+const (
+	ExportAlloc         = wasmrt.ExportAlloc
+	ExportDealloc       = wasmrt.ExportDealloc
+	ExportCompile       = wasmrt.ExportCompile
+	ExportEval          = wasmrt.ExportEval
+	ExportFree          = wasmrt.ExportFree
+	ExportVersion       = wasmrt.ExportVersion
+	ExportInterruptFlag = wasmrt.ExportInterruptFlag
+	ExportEvalBatch     = wasmrt.ExportEvalBatch
+	ExportValidate      = wasmrt.ExportValidate
+	ExportCost          = wasmrt.ExportCost
+)
+
+// ExportNames are the exports' names in the module.
+var ExportNames = wasmrt.ExportNames

@@ -1,0 +1,152 @@
+// Package codec turns JSON into CEL values and CEL values into canonical
+// JSON (docs/value-encoding.md):
+//
+//   - Activation: variables read lazily from a JSON object, each converted to
+//     its declared type on first use; objects and arrays inside are indexed
+//     only where the expression looks (Map, and lists).
+//   - DecodeValue: canonical typed JSON ({"int":"1"}, {"bytes":"..."}) to a
+//     CEL value, for what plain JSON cannot express.
+//   - AppendValue: a CEL value to canonical typed JSON, the result bytes every
+//     host compares.
+//   - CheckJSON: one-pass validation (JSON, UTF-8, nesting at most MaxDepth).
+//
+// Libraries on top of the engine (events, tekton) build their activations
+// from these parts: Converter, Map, Activation.Bind.
+package codec
+
+import (
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+	"github.com/tidwall/gjson"
+
+	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
+)
+
+// MaxDepth is the deepest nesting of JSON arrays and objects an activation
+// (or any request) may have. Go code in WebAssembly recurses on the
+// runtime's native call stack, whose size differs between runtimes (with
+// 5,000 levels wasmtime traps where wazero does not), so the bound is one
+// every host runs identically; no CEL rule reads that deep.
+const MaxDepth = 1000
+
+// Activation resolves variables from a JSON object without decoding it:
+// a variable's value is converted to its declared type on first use, and
+// objects and arrays inside it are read only where the expression looks.
+// Values bound with Bind or SetTyped take precedence over the JSON ones.
+type Activation struct {
+	env   *engine.Env
+	conv  Converter
+	raw   gjson.Result
+	index *objIndex
+	bound map[string]ref.Val
+}
+
+// NewActivation checks that raw is a JSON object (valid JSON, valid UTF-8,
+// nested at most MaxDepth deep) and returns an activation over it. Errors
+// are *wire.Error with code invalid_activation. The activation keeps
+// references into raw, which must not change while it is in use.
+func NewActivation(e *engine.Env, raw string) (*Activation, error) {
+	if err := CheckJSON(raw); err != nil {
+		return nil, &wire.Error{Code: wire.CodeInvalidActivation, Message: "activation: " + err.Error()}
+	}
+	return ActivationOver(e, gjson.Parse(raw))
+}
+
+// ActivationOver returns an activation over an already checked JSON value
+// (see CheckJSON), which must be an object.
+func ActivationOver(e *engine.Env, r gjson.Result) (*Activation, error) {
+	if !r.IsObject() {
+		return nil, engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
+	}
+	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}, raw: r}, nil
+}
+
+// BoundActivation returns an activation with no JSON variables: only what
+// Bind adds.
+func BoundActivation(e *engine.Env) *Activation {
+	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}}
+}
+
+// Converter returns the activation's converter (its environment's adapter).
+func (a *Activation) Converter() *Converter { return &a.conv }
+
+// Bind sets a variable to a value, ahead of the JSON object's members.
+func (a *Activation) Bind(name string, v ref.Val) {
+	if a.bound == nil {
+		a.bound = map[string]ref.Val{}
+	}
+	a.bound[name] = v
+}
+
+// SetTyped adds variables given in canonical typed JSON (an object of
+// name → typed value); they take precedence over the plain JSON ones.
+func (a *Activation) SetTyped(obj gjson.Result) error {
+	if !obj.IsObject() {
+		return engine.Errorf(wire.CodeInvalidActivation, "typedActivation: want a JSON object of name → typed value")
+	}
+	var err error
+	obj.ForEach(func(k, v gjson.Result) bool {
+		var val ref.Val
+		if val, err = DecodeValue(a.env, v); err != nil {
+			err = &wire.Error{Code: wire.CodeInvalidActivation, Message: "typedActivation." + k.Str + ": " + err.(*wire.Error).Message}
+			return false
+		}
+		a.Bind(k.Str, val)
+		return true
+	})
+	return err
+}
+
+// Raw returns the JSON of a variable, as given in the activation object.
+func (a *Activation) Raw(name string) (gjson.Result, bool) {
+	if a.index == nil {
+		a.index = buildIndex(a.raw)
+	}
+	i, ok := a.index.find(name)
+	if !ok {
+		return gjson.Result{}, false
+	}
+	return a.index.entries[i].raw, true
+}
+
+// ResolveName implements interpreter.Activation.
+func (a *Activation) ResolveName(name string) (any, bool) {
+	if v, ok := a.bound[name]; ok {
+		return v, true
+	}
+	if a.index == nil {
+		a.index = buildIndex(a.raw)
+	}
+	i, ok := a.index.find(name)
+	if !ok {
+		return nil, false
+	}
+	e := &a.index.entries[i]
+	if e.val == nil {
+		e.val = a.conv.Convert(e.raw, a.env.VariableType(name))
+	}
+	return e.val, true
+}
+
+// Parent implements interpreter.Activation.
+func (a *Activation) Parent() interpreter.Activation { return nil }
+
+var _ interpreter.Activation = (*Activation)(nil)
+
+// CheckJSON reports whether s is one valid JSON value, in valid UTF-8, whose
+// arrays and objects nest at most MaxDepth deep (validateJSON: one pass,
+// no recursion, so hostile nesting cannot exhaust the stack).
+func CheckJSON(s string) error {
+	return validateJSON(s, MaxDepth)
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// IsBound reports whether Bind or SetTyped set name.
+func (a *Activation) IsBound(name string) bool {
+	_, ok := a.bound[name]
+	return ok
+}
