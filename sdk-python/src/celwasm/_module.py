@@ -125,7 +125,7 @@ class Module:
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
 
-    Compiling the 38 MB module takes 15–30 s on two cores; a cached copy
+    Compiling the module takes 15–30 s on two cores; a cached copy
     (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
     wasmtime version and the machine) loads in ~0.2 s. The cache file is
     written atomically (temporary file + rename); a file that does not load
@@ -154,7 +154,7 @@ class Module:
         sha = ""
         if self.path == _packaged_module() and sha_file.exists():
             # Shipped next to the packaged module by the build; saves reading
-            # and hashing 38 MB when the cache hits.
+            # and hashing the module when the cache hits.
             sha = sha_file.read_text().strip()
         if len(sha) != 64:
             try:
