@@ -24,10 +24,10 @@ import sys
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
-from ._crd import CRD, CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
+from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
 from ._errors import InvalidCRDError
 from ._gocompat import InputError, go_encode, go_parse_uint, go_quote_string, go_trim_space, object_keys, read_documents, read_events, select_path
-from ._runtime import CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
+from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 from ._text import format_text
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
