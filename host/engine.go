@@ -51,6 +51,7 @@ const (
 	ExportEvalBatch
 	ExportValidate
 	ExportCost
+	ExportInput
 	numExports
 )
 
@@ -58,7 +59,7 @@ const (
 var ExportNames = [numExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
-	"celwasm_validate", "celwasm_cost",
+	"celwasm_validate", "celwasm_cost", "celwasm_input",
 }
 
 // Instance is one instantiated module: single threaded, one call at a time.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/input"
 )
 
 var (
@@ -120,6 +121,18 @@ func cost(ptr, length uint32) uint64 {
 		return respond(outside)
 	}
 	return respond(handler.Cost(req))
+}
+
+// celwasm_input reads a CLI's input (JSON or YAML documents, objects,
+// events, --at, keys, the text form) as the Go CLI does (docs/abi.md, "input").
+//
+//go:wasmexport celwasm_input
+func readInput(ptr, length uint32) uint64 {
+	req, ok := request(ptr, length)
+	if !ok {
+		return respond(outside)
+	}
+	return respond(input.Handle(req))
 }
 
 // celwasm_free releases a program; it returns 1 if the handle was known.
