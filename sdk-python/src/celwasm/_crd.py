@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field as _field, fields, is_dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from ._errors import CelError, InternalError, InvalidArgumentError, InvalidCRDError, error_for, error_from_response
 from ._values import _json_value, _text_bytes
-from ._gocompat import InputError, go_compact_html, go_encode, go_json_valid, go_quote, go_quote_string, read_documents
+from ._gocompat import go_compact_html, go_encode, go_json_valid, go_quote, go_quote_string
 from ._wire import FieldError, RuleRef, _m
 
 __all__ = [
@@ -386,11 +386,12 @@ def go_json(v: Any, *, indent: str = "", html: bool = True) -> str:
 # --- requests -------------------------------------------------------------------------------------
 
 
-def _json_arg(value: Any, what: str) -> bytes:
+def _json_arg(value: Any, what: str, documents: Callable[[bytes], List[bytes]]) -> bytes:
     """An object or CRD argument as the Go host's ``json.Marshal`` writes a
     ``json.RawMessage``: compacted, ``<``, ``>``, ``&``, U+2028 and U+2029
-    escaped. Text that is not JSON is read as one YAML document, converted as
-    the Go CLI converts YAML (sigs.k8s.io/yaml)."""
+    escaped. Text that is not JSON is read as one YAML document by
+    ``documents`` (the module's celwasm_input, as the Go CLI reads YAML:
+    sigs.k8s.io/yaml)."""
     text = _text_bytes(value, what)
     if text is None:
         if not isinstance(value, Mapping):
@@ -398,9 +399,11 @@ def _json_arg(value: Any, what: str) -> bytes:
         text = _json_value(value, what)
     elif not go_json_valid(text):
         try:
-            docs = read_documents(text)
-        except InputError as e:
-            raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e)) from None
+            docs = documents(text)
+        except CelError as e:
+            if e.code != "invalid_input":
+                raise
+            raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e.message)) from None
         if len(docs) != 1:
             raise InvalidArgumentError("%s: %d YAML documents; want one" % (what, len(docs)))
         text = docs[0]

@@ -29,7 +29,7 @@ from ._errors import (
     error_from_response,
 )
 from ._gocompat import go_compact, go_is_blank, go_json_valid
-from ._module import COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, Instance, Module
+from ._module import COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
 from ._text import format_text
 from ._crd import CRDCostReport, CRDInfo, CRDObject, CRDValidation, ObjectArg, ObjectResult, _decode, _json_arg, _load, _version_piece
 from ._values import _NeedsTyped, _json_value, _plain_encoder, _text_bytes, decode, encode
@@ -437,6 +437,33 @@ class Runtime:
         if fired and resp.startswith(b'{"error":{"code":"canceled"'):
             raise DeadlineExceededError("request exceeded its %ss timeout" % timeout)
         return resp
+
+    def _input(self, op: str, data: bytes, path: Optional[str] = None) -> Tuple[Dict[str, Any], List[bytes]]:
+        """The module's ``celwasm_input`` (docs/abi.md, "input"): reads a
+        CLI's input as the Go CLI does (wasm/input). Returns the response
+        header and its item lines.
+
+        Raises:
+            CelError: ``invalid_input`` (the message is the Go CLI's), or
+                the module's other errors.
+        """
+        header: Dict[str, Any] = {"op": op}
+        if path is not None:
+            header["path"] = path
+        resp = self._request(_INPUT, json.dumps(header).encode("utf-8") + b"\n" + data, None)
+        err = error_from_response(resp)
+        if err is not None:
+            raise err
+        head, _, rest = resp.partition(b"\n")
+        try:
+            h = json.loads(head)
+            count = int(h["count"])
+        except (ValueError, KeyError, TypeError):
+            raise InternalError("malformed input response: %r" % resp[:2000]) from None
+        items = rest.split(b"\n") if count else []
+        if len(items) != count:
+            raise InternalError("input response: %d items, header says %d" % (len(items), count))
+        return h, items
 
     def version(self) -> VersionInfo:
         """The module's versions (cel-go, Kubernetes, Go, compatibility versions,
@@ -1134,7 +1161,10 @@ class CRD:
     def __init__(self, crd: ObjectArg, *, runtime: Optional["Runtime"] = None) -> None:
         self._runtime = runtime
         #: The CRD's JSON as sent to the module (its sha256 is CRDInfo.sha256).
-        self.json: bytes = _json_arg(crd, "crd")
+        self.json: bytes = _json_arg(crd, "crd", self._documents)
+
+    def _documents(self, text: bytes) -> List[bytes]:
+        return self.runtime._input("documents", text)[1]
 
     @property
     def runtime(self) -> "Runtime":
@@ -1190,11 +1220,11 @@ class CRD:
         parts: List[bytes] = []
         for i, o in enumerate(objects):
             if isinstance(o, CRDObject):
-                item = b'{"object":' + _json_arg(o.object, "objects[%d].object" % i)
+                item = b'{"object":' + _json_arg(o.object, "objects[%d].object" % i, self._documents)
                 if o.old_object is not None:
-                    item += b',"oldObject":' + _json_arg(o.old_object, "objects[%d].old_object" % i)
+                    item += b',"oldObject":' + _json_arg(o.old_object, "objects[%d].old_object" % i, self._documents)
             else:
-                item = b'{"object":' + _json_arg(o, "objects[%d]" % i)
+                item = b'{"object":' + _json_arg(o, "objects[%d]" % i, self._documents)
             parts.append(item + b"}")
         req = b'{"crd":' + self.json + _version_piece(version) + b',"objects":[' + b",".join(parts) + b"]}"
         body = _load(self.runtime._request(_VALIDATE, req, timeout), "validate")
