@@ -59,12 +59,15 @@ test: test-go repro conformance-go test-proxywasm test-js test-python
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests. The proxy-wasm filter module is built first so that
-# host/proxywasm's tests never run against a stale one.
+# host/proxywasm's tests never run against a stale one. The cel-go fork: its
+# patch tests (the fork keeps no other tests) and the check that it is
+# upstream v0.29.2 plus patches/*.patch. The CRD differential test
+# (conformance/crd) runs once, in conformance-go.
 test-go: $(EMBED) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wasm/... ./cmd/...
-	$(GO) test -count=1 ./conformance/crd/
-	$(GO) test -count=1 -run RefValStack github.com/google/cel-go/interpreter
+	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
+	wasm/third_party/check-cel-go.sh
 	$(GO) test -count=1 -race ./host/...
 
 # Two builds from scratch (fresh build cache, another directory) must give
@@ -79,12 +82,14 @@ repro: $(WASM)
 
 # The cel-spec and Kubernetes corpus through native, wazero and wasmtime-go,
 # compared with the expectations and each other; the table in docs/conformance.md.
+# conformance-go also regenerates the corpus into a temporary directory and
+# fails when it differs from the checked-in one.
 conformance:
 	$(MAKE) -C conformance run-go table
 conformance-corpus:
 	$(MAKE) -C conformance corpus
 conformance-go:
-	$(MAKE) -C conformance run-go
+	$(MAKE) -C conformance check-corpus run-go
 
 # The proxy-wasm filter: a second module from the same engine, run by a Go
 # proxy-wasm host behind a reverse proxy on 127.0.0.1 (docs/proxy-wasm.md).

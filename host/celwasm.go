@@ -11,7 +11,7 @@
 //	env := rt.NewEnv(celwasm.Variable("self", "map(string, dyn)"))
 //	prg, err := env.Compile(ctx, "self.replicas <= self.maxReplicas")
 //	res, err := prg.Eval(ctx, []byte(`{"self":{"replicas":3,"maxReplicas":5}}`))
-//	fmt.Println(string(res.JSON), res.Cost) // true 4
+//	fmt.Println(string(res.JSON), res.Cost) // true 5
 //
 // A Runtime is safe for concurrent use: it keeps a pool of instances, each
 // single threaded; a Program compiled once is compiled again lazily in every

@@ -35,3 +35,24 @@ func Example() {
 	//  | self.replicas >
 	//  | ...............^
 }
+
+// The package documentation's example.
+func Example_packageDoc() {
+	ctx := context.Background()
+	rt, err := celwasm.New(ctx)
+	if err != nil {
+		panic(err)
+	}
+	defer rt.Close(ctx)
+	env := rt.NewEnv(celwasm.Variable("self", "map(string, dyn)"))
+	prg, err := env.Compile(ctx, "self.replicas <= self.maxReplicas")
+	if err != nil {
+		panic(err)
+	}
+	res, err := prg.Eval(ctx, []byte(`{"self":{"replicas":3,"maxReplicas":5}}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(res.JSON), res.Cost)
+	// Output: true 5
+}

@@ -38,6 +38,7 @@ const (
 	ExportEvalBatch     = wasmrt.ExportEvalBatch
 	ExportValidate      = wasmrt.ExportValidate
 	ExportCost          = wasmrt.ExportCost
+	ExportInput         = wasmrt.ExportInput
 )
 
 // ExportNames are the exports' names in the module.

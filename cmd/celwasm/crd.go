@@ -17,6 +17,7 @@ import (
 	"github.com/celwasm/celwasm/wire"
 
 	celwasm "github.com/celwasm/celwasm/host"
+	cliinput "github.com/celwasm/celwasm/wasm/input"
 )
 
 const validateUsage = `Usage: celwasm validate --crd CRD.yaml [--old OLD.yaml] [flags] OBJECT.yaml...
@@ -60,33 +61,26 @@ type crdDoc struct {
 	file  string
 }
 
+// object is a document of an object file with its identity.
+type object struct {
+	doc  []byte
+	info cliinput.ObjectInfo
+}
+
 // readCRDs reads the CustomResourceDefinitions in the files (other
 // documents are an error).
 func readCRDs(files []string, stdin io.Reader) ([]crdDoc, error) {
 	var out []crdDoc
 	for _, f := range files {
-		docs, err := readObjects(f, stdin)
+		objs, err := readObjects(f, stdin)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range docs {
-			var m struct {
-				APIVersion string `json:"apiVersion"`
-				Kind       string `json:"kind"`
-				Metadata   struct {
-					Name string `json:"name"`
-				} `json:"metadata"`
-				Spec struct {
-					Group string `json:"group"`
-					Names struct {
-						Kind string `json:"kind"`
-					} `json:"names"`
-				} `json:"spec"`
+		for _, o := range objs {
+			if o.info.CRD == nil {
+				return nil, fmt.Errorf("%s: %s", f, o.info.CRDError)
 			}
-			if err := json.Unmarshal(d, &m); err != nil || m.Kind != "CustomResourceDefinition" {
-				return nil, fmt.Errorf("%s: a document is not a CustomResourceDefinition (kind %q)", f, m.Kind)
-			}
-			out = append(out, crdDoc{json: d, name: m.Metadata.Name, group: m.Spec.Group, kind: m.Spec.Names.Kind, file: f})
+			out = append(out, crdDoc{json: o.doc, name: o.info.CRD.Name, group: o.info.CRD.Group, kind: o.info.CRD.Kind, file: f})
 		}
 	}
 	if len(out) == 0 {
@@ -96,8 +90,8 @@ func readCRDs(files []string, stdin io.Reader) ([]crdDoc, error) {
 }
 
 // readObjects reads the JSON documents of a file ("-": stdin), expanding
-// kind: List.
-func readObjects(file string, stdin io.Reader) ([][]byte, error) {
+// kind: List (wasm/input, shared with the other CLIs through the module).
+func readObjects(file string, stdin io.Reader) ([]object, error) {
 	var r io.Reader = stdin
 	if file != "-" {
 		f, err := os.Open(file)
@@ -107,23 +101,17 @@ func readObjects(file string, stdin io.Reader) ([][]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	docs, err := readDocuments(r)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	var out [][]byte
-	for _, d := range docs {
-		var list struct {
-			Kind  string            `json:"kind"`
-			Items []json.RawMessage `json:"items"`
-		}
-		if json.Unmarshal(d, &list) == nil && list.Kind == "List" {
-			for _, it := range list.Items {
-				out = append(out, it)
-			}
-			continue
-		}
-		out = append(out, d)
+	docs, err := cliinput.Objects(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	out := make([]object, len(docs))
+	for i, d := range docs {
+		out[i] = object{doc: d, info: cliinput.Info(d)}
 	}
 	return out, nil
 }
@@ -131,23 +119,8 @@ func readObjects(file string, stdin io.Reader) ([][]byte, error) {
 // objectKey identifies an object: group, kind, namespace, name.
 type objectKey struct{ group, kind, namespace, name string }
 
-func keyOf(doc []byte) (objectKey, bool) {
-	var m struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Metadata   struct {
-			Name      string `json:"name"`
-			Namespace string `json:"namespace"`
-		} `json:"metadata"`
-	}
-	if json.Unmarshal(doc, &m) != nil {
-		return objectKey{}, false
-	}
-	group := ""
-	if i := strings.LastIndex(m.APIVersion, "/"); i >= 0 {
-		group = m.APIVersion[:i]
-	}
-	return objectKey{group, m.Kind, m.Metadata.Namespace, m.Metadata.Name}, true
+func keyOf(o object) (objectKey, bool) {
+	return objectKey{o.info.Group, o.info.Kind, o.info.Namespace, o.info.Name}, o.info.KeyOK
 }
 
 func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -175,33 +148,34 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	olds := map[objectKey][]byte{}
 	for _, f := range oldFiles {
-		docs, err := readObjects(f, stdin)
+		objs, err := readObjects(f, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm validate:", err)
 			return exitError
 		}
-		for _, d := range docs {
-			if k, ok := keyOf(d); ok {
-				olds[k] = d
+		for _, o := range objs {
+			if k, ok := keyOf(o); ok {
+				olds[k] = o.doc
 			}
 		}
 	}
 	// Objects in input order, grouped per CRD for the module.
 	type item struct {
-		doc, old []byte
-		crd      int // index into crds, -1: none
-		file     string
+		object
+		old  []byte
+		crd  int // index into crds, -1: none
+		file string
 	}
 	var items []item
 	for _, f := range fs.Args() {
-		docs, err := readObjects(f, stdin)
+		objs, err := readObjects(f, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm validate:", err)
 			return exitError
 		}
-		for _, d := range docs {
-			it := item{doc: d, crd: -1, file: f}
-			k, _ := keyOf(d)
+		for _, o := range objs {
+			it := item{object: o, crd: -1, file: f}
+			k, _ := keyOf(o)
 			for i, c := range crds {
 				if c.group == k.group && c.kind == k.kind {
 					it.crd = i
@@ -253,10 +227,10 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	for i, it := range items {
 		r := results[i]
 		if it.crd < 0 {
-			k, _ := keyOf(it.doc)
+			k, _ := keyOf(it.object)
 			msg := fmt.Sprintf("%s: no CustomResourceDefinition for kind %q in group %q", it.file, k.kind, k.group)
-			if d := bytes.TrimSpace(it.doc); len(d) == 0 || d[0] != '{' {
-				msg = fmt.Sprintf("%s: a document is not an object: %.40s", it.file, d)
+			if it.info.NotObject != "" || len(bytes.TrimSpace(it.doc)) == 0 {
+				msg = fmt.Sprintf("%s: a document is not an object: %s", it.file, it.info.NotObject)
 			}
 			status = exitError
 			if *output == "json" {
@@ -279,15 +253,26 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		printResult(stdout, it.file, crds[it.crd], r, *showRules)
 	}
 	if *output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
 		if jsonOut == nil {
 			jsonOut = []any{}
 		}
-		enc.Encode(jsonOut)
+		writeJSON(stdout, jsonOut)
 	}
 	return status
+}
+
+// writeJSON writes v as -o json does on every CLI (wasm/input's Indent:
+// Go's indenting json.Encoder without HTML escaping).
+func writeJSON(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err == nil {
+		b, err = cliinput.Indent(b)
+	}
+	if err != nil {
+		fmt.Fprintln(w, "error:", err)
+		return
+	}
+	w.Write(b)
 }
 
 // lookupOld finds the stored object an object replaces (a namespaced
@@ -412,13 +397,10 @@ func cmdCost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		printCost(stdout, rep, *verbose)
 	}
 	if *output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
 		if reports == nil {
 			reports = []*celwasm.CRDCostReport{}
 		}
-		enc.Encode(reports)
+		writeJSON(stdout, reports)
 	}
 	return status
 }

@@ -1,20 +1,27 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	celwasm "github.com/celwasm/celwasm/host"
-	"k8s.io/apimachinery/pkg/util/yaml"
-	sigsyaml "sigs.k8s.io/yaml"
+	cliinput "github.com/celwasm/celwasm/wasm/input"
+	"github.com/celwasm/celwasm/wasm/input/celtext"
 )
+
+// readDocuments reads a file's JSON or YAML documents (wasm/input, which the
+// module's celwasm_input export shares with the other CLIs).
+func readDocuments(r io.Reader) ([][]byte, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return cliinput.Documents(data)
+}
 
 func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("celwasm eval", flag.ContinueOnError)
@@ -57,7 +64,10 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			defer f.Close()
 			r = f
 		}
-		docs, err = readDocuments(r)
+		data, err := io.ReadAll(r)
+		if err == nil {
+			docs, err = cliinput.Documents(data)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "error: invalid input %s: %v\n", *input, err)
 			return exitError
@@ -65,7 +75,7 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if *at != "" {
 		for i, d := range docs {
-			sub, err := selectPath(d, *at)
+			sub, err := cliinput.Select(d, *at)
 			if err != nil {
 				fmt.Fprintf(stderr, "error: --at %s: document %d: %v\n", *at, i+1, err)
 				return exitError
@@ -76,12 +86,12 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	// Undeclared input variables are declared dyn.
 	if *asActivation {
 		for _, d := range docs {
-			var top map[string]json.RawMessage
-			if err := json.Unmarshal(d, &top); err != nil {
+			keys, err := cliinput.Keys(d)
+			if err != nil {
 				fmt.Fprintln(stderr, "error: --activation needs each document to be a JSON/YAML object")
 				return exitError
 			}
-			for k := range top {
+			for _, k := range keys {
 				if !ef.declared(k) {
 					ef.vars = append(ef.vars, k+"=dyn")
 					opts = append(opts, celwasm.Variable(k, "dyn"))
@@ -126,7 +136,7 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			continue
 		}
 		if *output == "text" {
-			s, err := celwasm.FormatText(res.JSON)
+			s, err := celtext.Format(res.JSON)
 			if err != nil {
 				return report(stderr, err)
 			}
@@ -140,70 +150,4 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return status
-}
-
-// readDocuments reads JSON or (multi-document) YAML and returns each
-// document as JSON. Empty YAML documents are skipped.
-func readDocuments(r io.Reader) ([][]byte, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
-		return [][]byte{trimmed}, nil
-	}
-	var docs [][]byte
-	rd := yaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		doc, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(stripComments(doc))) == 0 {
-			continue
-		}
-		j, err := sigsyaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, err
-		}
-		if string(j) == "null" {
-			continue
-		}
-		docs = append(docs, j)
-	}
-	return docs, nil
-}
-
-func stripComments(doc []byte) []byte {
-	var out []string
-	for _, line := range strings.Split(string(doc), "\n") {
-		t := strings.TrimSpace(line)
-		if t == "---" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		out = append(out, line)
-	}
-	return []byte(strings.Join(out, "\n"))
-}
-
-// selectPath returns the JSON value at a dotted field path of a document.
-func selectPath(doc []byte, path string) ([]byte, error) {
-	var cur any
-	if err := json.Unmarshal(doc, &cur); err != nil {
-		return nil, err
-	}
-	for _, field := range strings.Split(path, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%q: not an object", field)
-		}
-		if cur, ok = m[field]; !ok {
-			return nil, fmt.Errorf("no field %q", field)
-		}
-	}
-	return json.Marshal(cur)
 }

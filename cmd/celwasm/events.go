@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"os"
 
 	celwasm "github.com/celwasm/celwasm/host"
+	cliinput "github.com/celwasm/celwasm/wasm/input"
 )
 
 // batchSize and batchBytes bound one module call of `celwasm filter`.
@@ -91,7 +90,11 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		defer f.Close()
 		r = f
 	}
-	events, err := readEvents(r)
+	data, err := io.ReadAll(r)
+	var events [][]byte
+	if err == nil {
+		events, err = cliinput.Events(data)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "error: reading events: %v\n", err)
 		return exitError
@@ -166,64 +169,6 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "delivered %d of %d events\n", delivered, len(events))
 	}
 	return exitOK
-}
-
-// readEvents reads NDJSON, a JSON array of events, or one JSON event, and
-// returns each event as compact JSON.
-func readEvents(r io.Reader) ([][]byte, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
-		return nil, nil
-	}
-	if json.Valid(trimmed) {
-		if trimmed[0] == '[' {
-			var arr []json.RawMessage
-			if err := json.Unmarshal(trimmed, &arr); err != nil {
-				return nil, err
-			}
-			out := make([][]byte, len(arr))
-			for i, e := range arr {
-				out[i] = compactJSON(e)
-			}
-			return out, nil
-		}
-		if !bytes.Contains(trimmed, []byte("\n")) || !json.Valid(firstLine(trimmed)) {
-			return [][]byte{compactJSON(trimmed)}, nil
-		}
-	}
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		out = append(out, append([]byte(nil), line...))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func firstLine(b []byte) []byte {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i]
-	}
-	return b
-}
-
-func compactJSON(b []byte) []byte {
-	var c bytes.Buffer
-	if err := json.Compact(&c, b); err != nil {
-		return b
-	}
-	return c.Bytes()
 }
 
 func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -29,6 +29,6 @@ var sum = sync.OnceValue(func() string {
 })
 
 // SHA256 returns the hex sha256 of the module as `make wasm` recorded it
-// (build/celwasm.wasm.sha256), so that no process has to hash 38 MB to
-// name its compile cache.
+// (build/celwasm.wasm.sha256), so that no process has to hash the module
+// to name its compile cache.
 func SHA256() string { return sum() }

@@ -58,6 +58,7 @@ const (
 	ExportEvalBatch
 	ExportValidate
 	ExportCost
+	ExportInput
 	// NumExports is the number of exports.
 	NumExports
 )
@@ -66,7 +67,7 @@ const (
 var ExportNames = [NumExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
-	"celwasm_validate", "celwasm_cost",
+	"celwasm_validate", "celwasm_cost", "celwasm_input",
 }
 
 // Instance is one instantiated module: single threaded, one call at a time.

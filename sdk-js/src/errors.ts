@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { FieldError } from './crd.js';
+import type { FieldError } from './wire.js';
 
 /** Error codes reported by the module (docs/abi.md, "Errors"). */
 export type ModuleErrorCode =

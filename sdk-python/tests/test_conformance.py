@@ -39,10 +39,12 @@ def test_sample_corpus_matches_the_go_host(module: celwasm.Module) -> None:
         assert outcome in ("passed", "skipped"), (t.id, why)
     assert b'{"id":"sample/skipped/reason","skip":true}' in lines
     assert any(b'"eval":null' in l for l in lines)  # check-only and compile errors
-    # Byte for byte: the Go host's results from this run of make test, or the
-    # checked-in ones when they were made with this very module.
+    # Byte for byte: the Go host's results from this run of make test (which
+    # must exist when named), or, outside make, the checked-in ones when they
+    # were made with this very module.
     fresh = os.environ.get("CELWASM_GO_FIXTURE_RESULTS")
-    if fresh and Path(fresh).exists():
+    if fresh:
+        assert Path(fresh).exists(), "CELWASM_GO_FIXTURE_RESULTS names a missing file: " + fresh
         go = Path(fresh).read_bytes()
     else:
         sha = (FIXTURES / "go-results.module-sha256").read_text().strip()

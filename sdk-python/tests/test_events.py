@@ -36,7 +36,7 @@ from celwasm import (
     InvalidArgumentError,
     Result,
 )
-from celwasm._gocompat import go_compact, go_is_blank, read_events
+from celwasm._gocompat import go_compact, go_is_blank
 from celwasm._runtime import _batch_line, _parse_batch
 
 from conftest import REPO, TESTDATA
@@ -421,7 +421,7 @@ def test_threads_share_programs(rt: celwasm.Runtime) -> None:
     assert all(o == want for o in outs)
 
 
-def test_item_encoding_mirrors_the_go_host() -> None:
+def test_item_encoding_mirrors_the_go_host(rt: celwasm.Runtime) -> None:
     assert go_compact(b'{ "a" : [1, 2],\n "b": "x y\\n \\" z" }') == b'{"a":[1,2],"b":"x y\\n \\" z"}'
     assert go_compact(b"\n") is None and go_compact(b'{"a":\n') is None
     assert go_compact(b"[" * 10_000 + b"]" * 10_000) == b"[" * 10_000 + b"]" * 10_000
@@ -432,9 +432,17 @@ def test_item_encoding_mirrors_the_go_host() -> None:
     for blank in ("", " ", "\t\v\f", "\x85", "\xa0", "\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"):
         assert _batch_line(blank, 0) == b"null" and go_is_blank(blank.encode())
     assert _batch_line("\ufeff", 0) == "\ufeff".encode()  # not white space for Go
+    # The CLI's events, read by the module (celwasm_input, the Go CLI's code).
+    def read_events(b: bytes) -> List[bytes]:
+        return rt._input("events", b)[1]
+
     assert read_events(b" [ {\"a\": 1}, \"x,y\", [1, {\"b\":\"]\"}] ] ") == [b'{"a":1}', b'"x,y"', b'[1,{"b":"]"}]']
     assert read_events(b'{"a":\n1}') == [b'{"a":1}']
     assert read_events(b'{"a":1}\r\n\n  {"b":2} \n{bad') == [b'{"a":1}', b'{"b":2}', b"{bad"]
+    assert read_events(b"") == []
+    with pytest.raises(celwasm.CelError) as e:
+        rt._input("nope", b"")
+    assert e.value.code == "bad_request"
     # Whole-call failures versus item errors.
     with pytest.raises(celwasm.UnknownProgramError):
         _parse_batch(b'{"error":{"code":"unknown_program","message":"no program"}}', 1)

@@ -175,7 +175,7 @@ def run(tests: List[Test], module: Optional[Module] = None) -> Tuple[bytes, int]
     return b"".join(out), host_errors
 
 
-# --- judging (informational; conformance/cmd/compare is the reference) -------
+# --- judging (as conformance/cmd/compare judges; with --expect a failure fails the run) ---
 
 
 def judge(t: Test, line: bytes) -> Tuple[str, str]:
@@ -230,6 +230,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         % (len(tests), time.perf_counter() - t0, loaded, host_errors, args.out, digest)
     )
     status = 0
+    if host_errors:
+        print("python: FAIL: %d host errors" % host_errors)
+        status = 1
     if args.expect:
         counts = {"passed": 0, "failed": 0, "skipped": 0}
         failures: List[str] = []
@@ -241,6 +244,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("python: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
         for f in failures[:20]:
             print(f)
+        if failures:
+            print("python: FAIL: %d unmet expectations" % len(failures))
+            status = 1
     for other in args.compare:
         if not other.exists():
             print("compare: %s is missing" % other)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/input"
 )
 
 var (
@@ -85,6 +86,7 @@ const (
 	exportValidate
 	exportCost
 	exportVersion
+	exportInput
 )
 
 var handlers = [...]func([]byte) []byte{
@@ -94,6 +96,7 @@ var handlers = [...]func([]byte) []byte{
 	exportValidate:  handler.Validate,
 	exportCost:      handler.Cost,
 	exportVersion:   func([]byte) []byte { return handler.Version() },
+	exportInput:     input.Handle,
 }
 
 //go:wasmexport celwasm_compile
@@ -118,6 +121,12 @@ func cost(ptr, length uint32) uint64 { return serve(exportCost, ptr, length) }
 func version() uint64 {
 	return serve(exportVersion, 0, 0)
 }
+
+// celwasm_input reads a CLI's input (JSON or YAML documents, objects,
+// events, --at, keys, the text form) as the Go CLI does (docs/abi.md, "input").
+//
+//go:wasmexport celwasm_input
+func readInput(ptr, length uint32) uint64 { return serve(exportInput, ptr, length) }
 
 // celwasm_free releases a program; it returns 1 if the handle was known.
 //

@@ -30,7 +30,7 @@ type wazeroEngine struct {
 
 // New compiles the module with wazero's optimizing compiler,
 // using a compilation cache in cfg.CacheDir when set (a cold compile of the
-// 37 MB module takes seconds; a cached one well under one).
+// module takes seconds; a cached one well under one).
 // Instances close when a call's context is done, so cancellation and
 // deadlines stop a running evaluation.
 func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {

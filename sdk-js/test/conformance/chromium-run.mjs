@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { launch, watchPage } from '../browser/chromium.mjs';
 import { serve } from '../browser/server.mjs';
 import { corpusDir, outDir, repoRoot, sdkRoot } from './corpus.mjs';
-import { compareWithOthers } from './compare.mjs';
+import { compareWithOthers, expectationsHold } from './compare.mjs';
 
 const dir = corpusDir();
 let uploaded;
@@ -37,7 +37,9 @@ try {
   console.log(`chromium: ${res.userAgent}`);
   console.log(`chromium: sha256 ${res.sha256}`);
   console.log(`chromium: expectations met ${res.met}, unmet ${res.unmet}, skipped ${res.skipped}`);
-  ok = compareWithOthers('chromium', uploaded) && problems.length === 0;
+  const met = expectationsHold('chromium', res);
+  const same = compareWithOthers('chromium', uploaded, { required: ['wasmtime'], optional: ['wazero', 'native', 'python', 'node'] });
+  ok = met && same && problems.length === 0;
   if (problems.length) console.log(`chromium: ${problems.length} page errors`);
 } finally {
   await browser.close();

@@ -15,28 +15,44 @@ function ids(bytes) {
 }
 
 /**
- * For each other host's file that holds the same tests (same ids in the same order) and was
- * written with the current module (not older than build/celwasm.wasm), requires byte equality.
- * Other files are reported and ignored. Returns false on a mismatch.
+ * Compares a result file with other hosts' result files in out/conformance. A file is compared
+ * when it holds the same tests (same ids in the same order) and was written with the current
+ * module (not older than build/celwasm.wasm); then it must be byte-identical. A `required` file
+ * (the Go host's, which the Makefile writes first) that is missing, stale or from another corpus
+ * fails; an `optional` one (other SDK hosts, present only when they ran) is then reported and
+ * skipped. Returns false on any failure.
  */
-export function compareWithOthers(host, bytes, others = ['wazero', 'wasmtime', 'native', 'python', 'node', 'chromium']) {
+export function compareWithOthers(host, bytes, { required = ['wasmtime'], optional = [] } = {}) {
   let ok = true;
+  let compared = 0;
   const mine = ids(bytes).join('\n');
   const wasm = join(repoRoot, 'build', 'celwasm.wasm');
   const moduleTime = existsSync(wasm) ? statSync(wasm).mtimeMs : 0;
-  for (const other of others) {
+  const skip = (other, why) => {
+    if (required.includes(other)) {
+      ok = false;
+      console.log(`${host}: FAIL: ${other}.jsonl ${why}; the Go host's results are required (make -C sdk-js go-results)`);
+    } else {
+      console.log(`${host}: ${other}.jsonl ${why}; not compared`);
+    }
+  };
+  for (const other of [...required, ...optional]) {
     if (other === host) continue;
     const path = join(outDir, `${other}.jsonl`);
-    if (!existsSync(path)) continue;
+    if (!existsSync(path)) {
+      skip(other, 'is missing');
+      continue;
+    }
     if (statSync(path).mtimeMs < moduleTime) {
-      console.log(`${host}: ${other}.jsonl is older than build/celwasm.wasm; not compared`);
+      skip(other, 'is older than build/celwasm.wasm');
       continue;
     }
     const theirs = readFileSync(path);
     if (ids(theirs).join('\n') !== mine) {
-      console.log(`${host}: ${other}.jsonl is from another corpus (different ids); not compared`);
+      skip(other, 'is from another corpus (different ids)');
       continue;
     }
+    compared++;
     if (Buffer.compare(Buffer.from(bytes), theirs) === 0) {
       console.log(`${host}: identical to ${other}.jsonl (sha256 ${hex(theirs)})`);
     } else {
@@ -51,5 +67,16 @@ export function compareWithOthers(host, bytes, others = ['wazero', 'wasmtime', '
         `\n  first, line ${i + 1}:\n  ${host}:  ${a[i]?.slice(0, 400)}\n  ${other}: ${b[i]?.slice(0, 400)}`);
     }
   }
+  if (compared === 0) {
+    ok = false;
+    console.log(`${host}: FAIL: compared with no other host`);
+  }
   return ok;
+}
+
+/** Whether a run met every expectation without host errors (printing why not). */
+export function expectationsHold(host, res) {
+  if (res.unmet === 0 && res.hostErrors === 0) return true;
+  console.log(`${host}: FAIL: ${res.unmet} unmet expectations, ${res.hostErrors} host errors`);
+  return false;
 }

@@ -75,7 +75,6 @@ from ._errors import (
     UnknownProgramError,
 )
 from ._crd import (
-    CRD,
     BoundFix,
     BoundNode,
     CallCost,
@@ -93,6 +92,7 @@ from ._crd import (
 )
 from ._module import DEFAULT_MEMORY_LIMIT, Instance, Module, default_cache_dir
 from ._runtime import (
+    CRD,
     ACTIVATIONS,
     CLOUD_EVENTS,
     DEFAULT_COST_LIMIT,

@@ -24,11 +24,10 @@ import sys
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
-from ._crd import CRD, CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
+from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
 from ._errors import InvalidCRDError
-from ._gocompat import InputError, go_encode, go_parse_uint, go_quote_string, go_trim_space, object_keys, read_documents, read_events, select_path
-from ._runtime import CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
-from ._text import format_text
+from ._gocompat import go_parse_uint, go_quote_string
+from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
 
@@ -268,10 +267,42 @@ def _report(stderr: IO[str], err: BaseException) -> int:
     return EXIT_ERROR
 
 
+class InputError(ValueError):
+    """The module's celwasm_input could not read the input; the message is
+    the Go CLI's."""
+
+
+_rt: Optional[Runtime] = None
+
+
+def _runtime() -> Runtime:
+    """The command's one runtime (one instance): it reads the input through
+    the module's celwasm_input export and then evaluates."""
+    global _rt
+    if _rt is None or _rt._closed:  # a command's `with rt:` closed it
+        _rt = Runtime(instances=1, module=shared_module())
+    return _rt
+
+
+def _input(op: str, data: bytes, path: Optional[str] = None) -> Tuple[Dict[str, Any], List[bytes]]:
+    """Reads input as the Go CLI does: the module's celwasm_input export,
+    which runs the Go CLI's own code (wasm/input)."""
+    try:
+        return _runtime()._input(op, data, path)
+    except CelError as e:
+        if e.code == "invalid_input":
+            raise InputError(e.message) from None
+        raise
+
+
+def _documents(data: bytes) -> List[bytes]:
+    return _input("documents", data)[1]
+
+
 def _new_runtime(engine: str) -> Runtime:
     if engine not in ("wazero", "wasmtime"):
         raise ValueError("--engine must be wazero or wasmtime")
-    return Runtime(instances=1, module=shared_module())
+    return _runtime()
 
 
 def run(
@@ -285,6 +316,16 @@ def run(
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     stderr = stderr if stderr is not None else sys.stderr
+    global _rt
+    try:
+        return _run(args, stdin, stdout, stderr)
+    finally:
+        if _rt is not None:
+            _rt.close()
+            _rt = None
+
+
+def _run(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
     if not args:
         stderr.write(USAGE)
         return EXIT_USAGE
@@ -429,14 +470,14 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
                 stderr.write("celwasm eval: open %s: %s\n" % (name, e.strerror or e))
                 return EXIT_USAGE
         try:
-            docs = read_documents(data)
+            docs = _documents(data)
         except InputError as e:
             stderr.write("error: invalid input %s: %s\n" % (name, e))
             return EXIT_ERROR
     if opt["at"] != "":
         for i, d in enumerate(docs):
             try:
-                docs[i] = select_path(d, opt["at"])
+                docs[i] = _input("select", d, opt["at"])[1][0]
             except InputError as e:
                 stderr.write("error: --at %s: document %d: %s\n" % (opt["at"], i + 1, e))
                 return EXIT_ERROR
@@ -444,11 +485,11 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
     if opt["activation"]:
         for d in docs:
             try:
-                keys = object_keys(d)
+                keys = [json.loads(k) for k in _input("keys", d)[1]]
             except InputError:
                 stderr.write("error: --activation needs each document to be a JSON/YAML object\n")
                 return EXIT_ERROR
-            for k in keys or ():
+            for k in keys:
                 if not ef.declared(k):
                     ef.vars.append(k + "=dyn")
                     variables.append((k, "dyn"))
@@ -483,10 +524,10 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
                     continue
                 if opt["o"] == "text":
                     try:
-                        text = format_text(res.json)
-                    except CelError as e:
+                        text = json.loads(_input("text", res.json)[1][0])
+                    except InputError as e:
                         return _report(stderr, e)
-                    stdout.write(text.encode("utf-8", "surrogateescape") + b"\n")
+                    stdout.write(text.encode("utf-8", "surrogatepass") + b"\n")
                 else:
                     stdout.write(res.json + b"\n")
                 if opt["cost"]:
@@ -540,7 +581,7 @@ def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr
         stderr.write("celwasm filter: %s\n" % _open_error(e))
         return EXIT_USAGE
     try:
-        filters = read_documents(data)
+        filters = _documents(data)
         problem = "<nil>"
     except InputError as e:
         filters, problem = [], str(e)
@@ -582,7 +623,7 @@ def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr
                     stderr.write("celwasm filter: %s\n" % _open_error(e))
                     return EXIT_USAGE
             try:
-                events = read_events(raw)
+                events = _input("events", raw)[1]
             except InputError as e:
                 stderr.write("error: reading events: %s\n" % e)
                 return EXIT_ERROR
@@ -668,7 +709,7 @@ def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
             stderr.write("celwasm when: %s\n" % _open_error(e))
             return EXIT_USAGE
         try:
-            docs = read_documents(data)
+            docs = _documents(data)
             problem = "<nil>"
         except InputError as e:
             docs, problem = [], str(e)
@@ -747,48 +788,6 @@ class _CLIError(Exception):
     """An input error, printed as the Go CLI prints it."""
 
 
-def _go_fields(doc: bytes, spec: Dict[str, Any]) -> Tuple[Dict[str, Any], bool]:
-    """Go's ``json.Unmarshal`` of a document into a struct of string fields
-    (``spec``: JSON name → ``str`` or a nested spec): the values it fills in and
-    whether it succeeded. As Go, member names match case-insensitively, the
-    last of duplicate members wins, ``null`` leaves a field alone, and a
-    member of the wrong type is an error after the rest was filled in."""
-    try:
-        v = json.loads(doc.decode("utf-8", "replace"), object_pairs_hook=lambda pairs: ("obj", pairs))
-    except (ValueError, RecursionError):
-        return _zero(spec), False
-    out = _zero(spec)
-    if v is None:
-        return out, True
-    return out, _fill(v, spec, out)
-
-
-def _zero(spec: Dict[str, Any]) -> Dict[str, Any]:
-    return {k: "" if t is str else _zero(t) for k, t in spec.items()}
-
-
-def _fill(v: Any, spec: Dict[str, Any], out: Dict[str, Any]) -> bool:
-    if not (isinstance(v, tuple) and v and v[0] == "obj"):
-        return False
-    ok = True
-    for key, val in v[1]:
-        name = key if key in spec else next((k for k in spec if k.lower() == key.lower()), None)
-        if name is None or val is None:
-            continue
-        t = spec[name]
-        if t is str:
-            if isinstance(val, str):
-                out[name] = val
-            else:
-                ok = False
-        elif not _fill(val, t, out[name]):
-            ok = False
-    return ok
-
-
-_CRD_FIELDS: Dict[str, Any] = {"apiVersion": str, "kind": str, "metadata": {"name": str}, "spec": {"group": str, "names": {"kind": str}}}
-_KEY_FIELDS: Dict[str, Any] = {"apiVersion": str, "kind": str, "metadata": {"name": str, "namespace": str}}
-
 # Go's error texts (syscall.Errno) for the usual reasons a file cannot be read.
 _ERRNO_TEXT = {2: "no such file or directory", 13: "permission denied", 20: "not a directory", 21: "is a directory", 40: "too many levels of symbolic links"}
 
@@ -807,85 +806,19 @@ def _read_input(file: str, stdin: IO[bytes]) -> bytes:
         raise _CLIError("open %s: %s" % (file, text)) from None
 
 
-def _list_items(doc: bytes) -> Optional[List[bytes]]:
-    """The items of a ``kind: List`` document (cmd/celwasm readObjects: a
-    successful ``json.Unmarshal`` into ``{Kind string; Items
-    []json.RawMessage}`` with kind List), else None."""
-    try:
-        v = json.loads(doc.decode("utf-8", "replace"), object_pairs_hook=lambda pairs: ("obj", pairs))
-    except (ValueError, RecursionError):
-        return None
-    if v is None or not (isinstance(v, tuple) and v and v[0] == "obj"):
-        return None
-    kind: Any = ""
-    items: Any = None
-    for key, val in v[1]:
-        if key.lower() == "kind" and val is not None:
-            kind = val
-        elif key.lower() == "items" and val is not None:
-            items = val
-    if not isinstance(kind, str) or (items is not None and not isinstance(items, list)):
-        return None
-    if kind != "List":
-        return None
-    if not items:
-        return []
-    return _raw_items(doc)
+_Object = Tuple[bytes, Dict[str, Any]]
 
 
-def _raw_items(doc: bytes) -> List[bytes]:
-    """The elements of a document's top-level ``items`` array (the last member
-    named so, as Go decodes it) as JSON text."""
-    from ._gocompat import _split_top_level, go_compact
-
-    c = go_compact(doc)
-    assert c is not None
-    found: Optional[bytes] = None
-    i, n = 1, len(c)
-    while i < n and c[i] != 0x7D:
-        j = i + 1  # the key string
-        while c[j] != 0x22:
-            j += 2 if c[j] == 0x5C else 1
-        key = json.loads(c[i : j + 1].decode("utf-8", "replace"))
-        k = j + 2  # after the colon
-        depth, m = 0, k
-        while True:
-            ch = c[m]
-            if ch == 0x22:
-                m += 1
-                while c[m] != 0x22:
-                    m += 2 if c[m] == 0x5C else 1
-            elif ch in (0x5B, 0x7B):
-                depth += 1
-            elif ch in (0x5D, 0x7D):
-                if depth == 0:
-                    break
-                depth -= 1
-            elif ch == 0x2C and depth == 0:
-                break
-            m += 1
-        if key.lower() == "items" and c[k : m] != b"null":
-            found = c[k:m]
-        i = m + 1 if m < n and c[m] == 0x2C else m
-    return _split_top_level(found) if found is not None else []
-
-
-def _read_objects(file: str, stdin: IO[bytes]) -> List[bytes]:
+def _read_objects(file: str, stdin: IO[bytes]) -> List[_Object]:
     """cmd/celwasm readObjects: the JSON documents of a file ("-": stdin),
-    kind: List expanded."""
+    kind: List expanded, each with its identity (the module's
+    celwasm_input "objects": wasm/input's Objects and Info)."""
     data = _read_input(file, stdin)
     try:
-        docs = read_documents(data)
+        head, docs = _input("objects", data)
     except InputError as e:
         raise _CLIError("%s: %s" % (file, e)) from None
-    out: List[bytes] = []
-    for d in docs:
-        items = _list_items(d)
-        if items is None:
-            out.append(d)
-        else:
-            out.extend(items)
-    return out
+    return list(zip(docs, head.get("objects") or []))
 
 
 class _CRDDoc:
@@ -898,11 +831,11 @@ class _CRDDoc:
 def _read_crds(files: List[str], stdin: IO[bytes]) -> List[_CRDDoc]:
     out: List[_CRDDoc] = []
     for f in files:
-        for d in _read_objects(f, stdin):
-            m, ok = _go_fields(d, _CRD_FIELDS)
-            if not ok or m["kind"] != "CustomResourceDefinition":
-                raise _CLIError("%s: a document is not a CustomResourceDefinition (kind %s)" % (f, go_quote_string(m["kind"])))
-            out.append(_CRDDoc(d, m["metadata"]["name"], m["spec"]["group"], m["spec"]["names"]["kind"], f))
+        for d, info in _read_objects(f, stdin):
+            c = info.get("crd")
+            if c is None:
+                raise _CLIError("%s: %s" % (f, info.get("crdError", "")))
+            out.append(_CRDDoc(d, c["name"], c["group"], c["kind"], f))
     if not out:
         raise _CLIError("no CustomResourceDefinition in %s" % ", ".join(files))
     return out
@@ -911,13 +844,8 @@ def _read_crds(files: List[str], stdin: IO[bytes]) -> List[_CRDDoc]:
 _Key = Tuple[str, str, str, str]
 
 
-def _key_of(doc: bytes) -> Tuple[_Key, bool]:
-    m, ok = _go_fields(doc, _KEY_FIELDS)
-    if not ok:
-        return ("", "", "", ""), False
-    av = m["apiVersion"]
-    i = av.rfind("/")
-    return (av[:i] if i >= 0 else "", m["kind"], m["metadata"]["namespace"], m["metadata"]["name"]), True
+def _key_of(info: Dict[str, Any]) -> Tuple[_Key, bool]:
+    return (info["group"], info["kind"], info["namespace"], info["name"]), bool(info["keyOk"])
 
 
 def _lookup_old(olds: Dict[_Key, bytes], k: _Key) -> Optional[bytes]:
@@ -978,8 +906,11 @@ def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
 
 
 def _json_out(v: Any) -> bytes:
-    """An Encoder with SetEscapeHTML(false) and SetIndent("", "  ")."""
-    return (go_encode(v, indent="  ", html=False) + "\n").encode("utf-8", "surrogatepass")
+    """-o json: v written as the Go CLI writes it (the module's celwasm_input
+    "json": Go's indenting Encoder without HTML escaping)."""
+    text = json.dumps(v, allow_nan=False, separators=(",", ":")).encode("ascii")
+    out: str = json.loads(_input("json", text)[1][0])
+    return out.encode("utf-8", "surrogatepass")
 
 
 def _crd_flags(fs: FlagSet, opt: Dict[str, Any], crd_files: List[str]) -> None:
@@ -1011,17 +942,17 @@ def _cmd_validate(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stde
         crds = _read_crds(crd_files, stdin)
         olds: Dict[_Key, bytes] = {}
         for f in old_files:
-            for d in _read_objects(f, stdin):
-                k, ok = _key_of(d)
+            for d, info in _read_objects(f, stdin):
+                k, ok = _key_of(info)
                 if ok:
                     olds[k] = d
-        # Objects in input order: (document, old document, index of its CRD or -1, file).
-        items: List[Tuple[bytes, Optional[bytes], int, str]] = []
+        # Objects in input order: (document, old document, index of its CRD or -1, file, identity).
+        items: List[Tuple[bytes, Optional[bytes], int, str, Dict[str, Any]]] = []
         for f in fs.args:
-            for d in _read_objects(f, stdin):
-                k, _ = _key_of(d)
+            for d, info in _read_objects(f, stdin):
+                k, _ = _key_of(info)
                 ci = next((i for i, c in enumerate(crds) if c.group == k[0] and c.kind == k[1]), -1)
-                items.append((d, _lookup_old(olds, k) if ci >= 0 else None, ci, f))
+                items.append((d, _lookup_old(olds, k) if ci >= 0 else None, ci, f, info))
     except _CLIError as e:
         stderr.write("celwasm validate: %s\n" % e)
         return EXIT_ERROR
@@ -1047,14 +978,12 @@ def _cmd_validate(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stde
                 results[j] = r
     out: List[str] = []
     json_out: List[Any] = []
-    for (doc, _, ci, f), r in zip(items, results):
+    for (doc, _, ci, f, info), r in zip(items, results):
         if ci < 0:
-            k, _ = _key_of(doc)
+            k, _ = _key_of(info)
             msg = "%s: no CustomResourceDefinition for kind %s in group %s" % (f, go_quote_string(k[1]), go_quote_string(k[0]))
-            d = go_trim_space(doc)
-            if not d or d[:1] != b"{":
-                # %.40s: the first 40 characters (invalid UTF-8 bytes count one each).
-                msg = "%s: a document is not an object: %s" % (f, d.decode("utf-8", "surrogateescape")[:40])
+            if "notObject" in info or not doc.strip():
+                msg = "%s: a document is not an object: %s" % (f, info.get("notObject", ""))
             status = EXIT_ERROR
             if opt["o"] == "json":
                 json_out.append({"error": {"code": "invalid_object", "message": msg}})

@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field as _field, fields, is_dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from ._errors import CelError, InternalError, InvalidArgumentError, InvalidCRDError, error_for, error_from_response
-from ._gocompat import InputError, go_compact_html, go_encode, go_json_valid, go_quote, go_quote_string, read_documents
-from ._module import COST as _COST, VALIDATE as _VALIDATE
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._runtime import Runtime
+from ._values import _json_value, _text_bytes
+from ._gocompat import go_compact_html, go_encode, go_json_valid, go_quote, go_quote_string
+from ._wire import FieldError, RuleRef, _m
 
 __all__ = [
-    "CRD",
     "CRDObject",
     "CRDInfo",
     "CRDValidation",
@@ -47,58 +44,7 @@ __all__ = [
 ObjectArg = Union[Mapping[str, Any], str, bytes, bytearray, memoryview]
 
 
-def _m(name: str, *, omit: bool = False, ptr: bool = False, seq: Any = None, obj: Any = None, null_empty: bool = False) -> Dict[str, Any]:
-    """Field metadata: the member name and how the Go host's struct field
-    marshals (``omitempty``; ``ptr``: a pointer, omitted only when nil;
-    ``null_empty``: a nil slice, written ``null`` when empty) and decodes
-    (``seq``: a list of ``seq`` values, ``obj``: a nested struct)."""
-    return {"json": name, "omit": omit, "ptr": ptr, "seq": seq, "obj": obj, "null_empty": null_empty}
-
-
 # --- answers (field order: the module's member order, which is the Go host's struct order) ------
-
-
-@dataclass(frozen=True)
-class RuleRef:
-    """An x-kubernetes-validations rule: where it sits in the version's schema
-    (``schema_path``, e.g.
-    ``openAPIV3Schema.properties[spec].x-kubernetes-validations[0]``) and its
-    fields."""
-
-    schema_path: str = _field(default="", metadata=_m("schemaPath"))
-    rule: str = _field(default="", metadata=_m("rule"))
-    message: str = _field(default="", metadata=_m("message", omit=True))
-    message_expression: str = _field(default="", metadata=_m("messageExpression", omit=True))
-    reason: str = _field(default="", metadata=_m("reason", omit=True))
-    field_path: str = _field(default="", metadata=_m("fieldPath", omit=True))
-
-
-@dataclass(frozen=True)
-class FieldError:
-    """One field error as kube-apiserver reports it (a Status cause).
-    ``str(error)`` is the line kubectl prints: ``field: message``.
-
-    Attributes:
-        field: the field path, e.g. ``spec.replicas``, ``spec.items[0]``,
-            ``<nil>`` for the root.
-        type: ``FieldValueInvalid``, ``FieldValueRequired``,
-            ``FieldValueForbidden``, ``FieldValueDuplicate``,
-            ``FieldValueTypeInvalid``, ``FieldValueNotSupported``, ...
-        message: the error without its path, e.g. ``Invalid value: 5: must
-            be at most 3``.
-        rule: the rule that produced it, for errors of x-kubernetes-validations
-            rules (kube-apiserver does not say which rule failed; the module
-            finds it). None when no rule matches, e.g. for "running out of
-            cost budget".
-    """
-
-    field: str = _field(default="", metadata=_m("field"))
-    type: str = _field(default="", metadata=_m("type"))
-    message: str = _field(default="", metadata=_m("message"))
-    rule: Optional[RuleRef] = _field(default=None, metadata=_m("rule", omit=True, obj=RuleRef))
-
-    def __str__(self) -> str:
-        return self.field + ": " + self.message
 
 
 @dataclass(frozen=True)
@@ -440,13 +386,12 @@ def go_json(v: Any, *, indent: str = "", html: bool = True) -> str:
 # --- requests -------------------------------------------------------------------------------------
 
 
-def _json_arg(value: Any, what: str) -> bytes:
+def _json_arg(value: Any, what: str, documents: Callable[[bytes], List[bytes]]) -> bytes:
     """An object or CRD argument as the Go host's ``json.Marshal`` writes a
     ``json.RawMessage``: compacted, ``<``, ``>``, ``&``, U+2028 and U+2029
-    escaped. Text that is not JSON is read as one YAML document, converted as
-    the Go CLI converts YAML (sigs.k8s.io/yaml)."""
-    from ._runtime import _json_value, _text_bytes
-
+    escaped. Text that is not JSON is read as one YAML document by
+    ``documents`` (the module's celwasm_input, as the Go CLI reads YAML:
+    sigs.k8s.io/yaml)."""
     text = _text_bytes(value, what)
     if text is None:
         if not isinstance(value, Mapping):
@@ -454,9 +399,11 @@ def _json_arg(value: Any, what: str) -> bytes:
         text = _json_value(value, what)
     elif not go_json_valid(text):
         try:
-            docs = read_documents(text)
-        except InputError as e:
-            raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e)) from None
+            docs = documents(text)
+        except CelError as e:
+            if e.code != "invalid_input":
+                raise
+            raise InvalidArgumentError("%s: neither JSON nor YAML: %s" % (what, e.message)) from None
         if len(docs) != 1:
             raise InvalidArgumentError("%s: %d YAML documents; want one" % (what, len(docs)))
         text = docs[0]
@@ -512,144 +459,3 @@ def _load(resp: bytes, what: str) -> Dict[str, Any]:
     if not isinstance(body, dict):
         raise InternalError("malformed %s response: %r" % (what, resp[:2000]))
     return body
-
-
-class CRD:
-    """A CustomResourceDefinition, to validate custom resources against offline
-    the way kube-apiserver validates creates and updates, with
-    kube-apiserver's own code inside the module
-    (k8s.io/apiextensions-apiserver v0.37.2): decoding (unknown fields pruned,
-    as warnings), defaulting, object metadata, the OpenAPI schema, list-type
-    invariants, embedded resources, and every x-kubernetes-validations rule at
-    every schema node — transition rules with ``oldSelf``,
-    ``optionalOldSelf``, ``messageExpression``, ``reason``, ``fieldPath``,
-    ratcheting on updates — with kube-apiserver's cost limits. The Go host's
-    ``CRD`` (``Runtime.NewCRD``); safe for concurrent use.
-
-    Before anything is validated, the module checks the CRD as kube-apiserver
-    does when it is created. Each instance compiles the CRD once and caches it
-    by the sha256 of its JSON (16 CRDs per instance), so validating many
-    objects against one CRD compiles it once per instance; the first call
-    costs the checks and compilation (0.2–4 s for large CRDs such as
-    gateway-api's HTTPRoute). A :class:`Runtime` with few instances keeps
-    that cost low.
-
-    Args:
-        crd: an apiextensions.k8s.io/v1 CustomResourceDefinition: a mapping of
-            JSON data, or its JSON text, or YAML text holding one document
-            (converted as the Go CLI converts YAML: go-yaml's YAML 1.1 values,
-            sigs.k8s.io/yaml). Sent as the Go host sends it, so
-            :attr:`CRDInfo.sha256` is the same on every host.
-        runtime: the :class:`Runtime` (default :func:`default_runtime`).
-
-    Raises:
-        InvalidArgumentError: ``crd`` is neither JSON data nor JSON/YAML text
-            of one document. Everything else is checked by the module on the
-            first call.
-    """
-
-    def __init__(self, crd: ObjectArg, *, runtime: Optional["Runtime"] = None) -> None:
-        self._runtime = runtime
-        #: The CRD's JSON as sent to the module (its sha256 is CRDInfo.sha256).
-        self.json: bytes = _json_arg(crd, "crd")
-
-    @property
-    def runtime(self) -> "Runtime":
-        """The runtime this CRD validates in."""
-        if self._runtime is None:
-            from ._runtime import default_runtime
-
-            self._runtime = default_runtime()
-        return self._runtime
-
-    def validate(
-        self,
-        objects: Iterable[Union[CRDObject, ObjectArg]],
-        *,
-        version: Optional[str] = None,
-        timeout: Optional[float] = None,
-    ) -> CRDValidation:
-        """Validates objects as kube-apiserver validates creates and updates of
-        custom resources of this CRD (``celwasm_validate``; docs/abi.md,
-        "validate"). Offline requests follow kubectl: a namespaced object
-        without a namespace is in ``default``; the stored object of an update
-        gets the system fields a stored object has (uid, creationTimestamp,
-        resourceVersion "1", generation 1); ``generateName`` gets the fixed
-        suffix ``xxxxx``.
-
-        Args:
-            objects: creates (an object: a mapping or its JSON/YAML text) and
-                updates (:class:`CRDObject` with ``old_object``).
-            version: validate against this version of the CRD instead of each
-                object's apiVersion: objects of another version are converted
-                as kube-apiserver converts without a conversion webhook (the
-                apiVersion changes); a CRD with a conversion webhook cannot
-                convert offline (:class:`InvalidObjectError`). The Go host's
-                ``Version(name)``.
-            timeout: seconds for the whole call, the wait for a free
-                instance included; when it passes, the rule being evaluated
-                stops at its next CEL function call and
-                :class:`DeadlineExceededError` is raised (no results).
-
-        Returns:
-            :class:`CRDValidation`: one :class:`ObjectResult` per object, in
-            order, or the :class:`InvalidObjectError` of an object that never
-            reached validation.
-
-        Raises:
-            InvalidCRDError: the CRD is not usable, or kube-apiserver would
-                reject it (``field_errors`` say why), or it has no such
-                ``version``.
-            InvalidArgumentError: an object is neither JSON data nor JSON/YAML
-                text of one document (nothing was validated).
-            BadRequestError, TrapError, ClosedError, DeadlineExceededError.
-        """
-        if isinstance(objects, (str, bytes, bytearray, memoryview, Mapping, CRDObject)):
-            raise InvalidArgumentError("objects must be an iterable of objects (a list), not one %s" % type(objects).__name__)
-        parts: List[bytes] = []
-        for i, o in enumerate(objects):
-            if isinstance(o, CRDObject):
-                item = b'{"object":' + _json_arg(o.object, "objects[%d].object" % i)
-                if o.old_object is not None:
-                    item += b',"oldObject":' + _json_arg(o.old_object, "objects[%d].old_object" % i)
-            else:
-                item = b'{"object":' + _json_arg(o, "objects[%d]" % i)
-            parts.append(item + b"}")
-        req = b'{"crd":' + self.json + _version_piece(version) + b',"objects":[' + b",".join(parts) + b"]}"
-        body = _load(self.runtime._request(_VALIDATE, req, timeout), "validate")
-        results: List[Union[ObjectResult, CelError]] = []
-        try:
-            for r in body["results"]:
-                e = r.get("error") if isinstance(r, dict) else None
-                if isinstance(e, dict):
-                    results.append(error_for(str(e.get("code", "internal")), str(e.get("message", ""))))
-                else:
-                    results.append(_decode(ObjectResult, r))
-            return CRDValidation(_decode(CRDInfo, body["crd"]), tuple(results))
-        except (KeyError, TypeError, AttributeError):
-            raise InternalError("malformed validate response: %r" % body) from None
-
-    def cost(self, *, version: Optional[str] = None, timeout: Optional[float] = None) -> CRDCostReport:
-        """Reports the CRD's x-kubernetes-validations cost estimates against
-        kube-apiserver's limits (``celwasm_cost``; docs/abi.md, "cost"): what
-        kube-apiserver reports when the CRD is created (structural schema
-        errors, compile errors, rules over StaticEstimatedCostLimit per rule
-        or StaticEstimatedCRDCostLimit per schema), every rule's estimated
-        cost in cost units and where it comes from, and for rules over a
-        limit the ``maxItems``/``maxLength``/``maxProperties`` that would
-        bring them under. A CRD with errors is reported (``valid`` false).
-
-        Args:
-            version: only this version's schema (default: every version).
-            timeout: seconds to wait for a free instance.
-
-        Raises:
-            InvalidCRDError: the input is not a usable CRD (not a CRD, no such
-                version).
-            BadRequestError, TrapError, ClosedError, DeadlineExceededError.
-        """
-        body = _load(self.runtime._request(_COST, b'{"crd":' + self.json + _version_piece(version) + b"}", timeout), "cost")
-        return _decode(CRDCostReport, body)
-
-    def __repr__(self) -> str:
-        return "<celwasm.CRD %d bytes>" % len(self.json)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Type
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ._crd import FieldError
+    from ._wire import FieldError
 
 __all__ = [
     "CelError",

@@ -36,8 +36,9 @@ EXPORTS = (
     "celwasm_eval_batch",
     "celwasm_validate",
     "celwasm_cost",
+    "celwasm_input",
 )
-ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST = range(10)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST, INPUT = range(11)
 _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     (["i32"], []),
@@ -46,6 +47,7 @@ _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     ([], ["i64"]),
     ([], ["i32"]),
+    (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
@@ -125,7 +127,7 @@ class Module:
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
 
-    Compiling the 38 MB module takes 15–30 s on two cores; a cached copy
+    Compiling the module takes 15–30 s on two cores; a cached copy
     (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
     wasmtime version and the machine) loads in ~0.2 s. The cache file is
     written atomically (temporary file + rename); a file that does not load
@@ -154,7 +156,7 @@ class Module:
         sha = ""
         if self.path == _packaged_module() and sha_file.exists():
             # Shipped next to the packaged module by the build; saves reading
-            # and hashing 38 MB when the cache hits.
+            # and hashing the module when the cache hits.
             sha = sha_file.read_text().strip()
         if len(sha) != 64:
             try:
@@ -422,7 +424,7 @@ class Instance:
 
     def request(self, idx: int, payload: bytes) -> bytes:
         """Writes ``payload`` into the instance's request buffer, calls the
-        export ``idx`` (``COMPILE``, ``EVAL``, ``EVAL_BATCH``, ``VALIDATE`` or ``COST``) and returns a copy of the
+        export ``idx`` (``COMPILE``, ``EVAL``, ``EVAL_BATCH``, ``VALIDATE``, ``COST`` or ``INPUT``) and returns a copy of the
         response bytes. Clears the interrupt flag first."""
         if self.dead:
             raise TrapError("instance is dead")
@@ -491,6 +493,12 @@ class Instance:
     def cost(self, request: bytes) -> bytes:
         """``celwasm_cost``: cost request JSON → response JSON."""
         return self.request(COST, request)
+
+    def input(self, request: bytes) -> bytes:
+        """``celwasm_input``: a header line and a file's bytes → a header line
+        and one line per document, object, event, key or text (docs/abi.md,
+        "input")."""
+        return self.request(INPUT, request)
 
     def free(self, handle: int) -> bool:
         """``celwasm_free``: releases a program handle; True if it was known."""

@@ -25,18 +25,19 @@ from ._errors import (
     InternalError,
     InvalidArgumentError,
     TrapError,
+    error_for,
     error_from_response,
 )
 from ._gocompat import go_compact, go_is_blank, go_json_valid
-from ._module import DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, Instance, Module
+from ._module import COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
 from ._text import format_text
-from ._values import decode, encode
+from ._crd import CRDCostReport, CRDInfo, CRDObject, CRDValidation, ObjectArg, ObjectResult, _decode, _json_arg, _load, _version_piece
+from ._values import _NeedsTyped, _json_value, _plain_encoder, _text_bytes, decode, encode
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._crd import CRD, ObjectArg
 
 __all__ = [
     "Runtime",
+    "CRD",
     "Env",
     "Program",
     "Result",
@@ -412,8 +413,6 @@ class Runtime:
         """A :class:`CRD` (a CustomResourceDefinition to validate custom
         resources against) of this runtime; the Go host's ``Runtime.NewCRD``.
         ``crd`` as :class:`CRD` takes it."""
-        from ._crd import CRD
-
         return CRD(crd, runtime=self)
 
     def _request(self, export: int, payload: bytes, timeout: Optional[float]) -> bytes:
@@ -438,6 +437,33 @@ class Runtime:
         if fired and resp.startswith(b'{"error":{"code":"canceled"'):
             raise DeadlineExceededError("request exceeded its %ss timeout" % timeout)
         return resp
+
+    def _input(self, op: str, data: bytes, path: Optional[str] = None) -> Tuple[Dict[str, Any], List[bytes]]:
+        """The module's ``celwasm_input`` (docs/abi.md, "input"): reads a
+        CLI's input as the Go CLI does (wasm/input). Returns the response
+        header and its item lines.
+
+        Raises:
+            CelError: ``invalid_input`` (the message is the Go CLI's), or
+                the module's other errors.
+        """
+        header: Dict[str, Any] = {"op": op}
+        if path is not None:
+            header["path"] = path
+        resp = self._request(_INPUT, json.dumps(header).encode("utf-8") + b"\n" + data, None)
+        err = error_from_response(resp)
+        if err is not None:
+            raise err
+        head, _, rest = resp.partition(b"\n")
+        try:
+            h = json.loads(head)
+            count = int(h["count"])
+        except (ValueError, KeyError, TypeError):
+            raise InternalError("malformed input response: %r" % resp[:2000]) from None
+        items = rest.split(b"\n") if count else []
+        if len(items) != count:
+            raise InternalError("input response: %d items, header says %d" % (len(items), count))
+        return h, items
 
     def version(self) -> VersionInfo:
         """The module's versions (cel-go, Kubernetes, Go, compatibility versions,
@@ -762,45 +788,6 @@ class Env:
 
     def __repr__(self) -> str:
         return "Env(%s)" % self._env_json.decode("utf-8")
-
-
-def _plain_default(o: Any) -> Any:
-    raise _NeedsTyped
-
-
-class _NeedsTyped(Exception):
-    pass
-
-
-_plain_encoder = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain_default, check_circular=True
-)
-
-
-def _json_value(value: Any, what: str) -> bytes:
-    """Plain JSON data (dicts with str keys, lists, str, int, float, bool, None)
-    as compact JSON; anything else is an InvalidArgumentError."""
-    try:
-        return _plain_encoder.encode(value).encode("utf-8")
-    except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError) as e:
-        detail = "" if isinstance(e, _NeedsTyped) else ": %s" % e
-        raise InvalidArgumentError("%s is not plain JSON data%s" % (what, detail)) from None
-    except RecursionError:
-        raise InvalidArgumentError("%s nests too deeply for Python's recursion limit" % what) from None
-
-
-def _text_bytes(value: Any, what: str) -> Optional[bytes]:
-    """JSON text given as bytes-like or str, as UTF-8 bytes (a str that is not
-    valid Unicode is an InvalidArgumentError naming ``what``); None for any
-    other value."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
-    if isinstance(value, str):
-        try:
-            return value.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise InvalidArgumentError("%s: %s" % (what, e)) from None
-    return None
 
 
 def _batch_line(item: Any, index: int) -> bytes:
@@ -1136,3 +1123,144 @@ class Program:
     def __repr__(self) -> str:
         return "<celwasm.Program %r -> %s>" % (self.expression, self.output_type)
 
+
+class CRD:
+    """A CustomResourceDefinition, to validate custom resources against offline
+    the way kube-apiserver validates creates and updates, with
+    kube-apiserver's own code inside the module
+    (k8s.io/apiextensions-apiserver v0.37.2): decoding (unknown fields pruned,
+    as warnings), defaulting, object metadata, the OpenAPI schema, list-type
+    invariants, embedded resources, and every x-kubernetes-validations rule at
+    every schema node — transition rules with ``oldSelf``,
+    ``optionalOldSelf``, ``messageExpression``, ``reason``, ``fieldPath``,
+    ratcheting on updates — with kube-apiserver's cost limits. The Go host's
+    ``CRD`` (``Runtime.NewCRD``); safe for concurrent use.
+
+    Before anything is validated, the module checks the CRD as kube-apiserver
+    does when it is created. Each instance compiles the CRD once and caches it
+    by the sha256 of its JSON (16 CRDs per instance), so validating many
+    objects against one CRD compiles it once per instance; the first call
+    costs the checks and compilation (0.2–4 s for large CRDs such as
+    gateway-api's HTTPRoute). A :class:`Runtime` with few instances keeps
+    that cost low.
+
+    Args:
+        crd: an apiextensions.k8s.io/v1 CustomResourceDefinition: a mapping of
+            JSON data, or its JSON text, or YAML text holding one document
+            (converted as the Go CLI converts YAML: go-yaml's YAML 1.1 values,
+            sigs.k8s.io/yaml). Sent as the Go host sends it, so
+            :attr:`CRDInfo.sha256` is the same on every host.
+        runtime: the :class:`Runtime` (default :func:`default_runtime`).
+
+    Raises:
+        InvalidArgumentError: ``crd`` is neither JSON data nor JSON/YAML text
+            of one document. Everything else is checked by the module on the
+            first call.
+    """
+
+    def __init__(self, crd: ObjectArg, *, runtime: Optional["Runtime"] = None) -> None:
+        self._runtime = runtime
+        #: The CRD's JSON as sent to the module (its sha256 is CRDInfo.sha256).
+        self.json: bytes = _json_arg(crd, "crd", self._documents)
+
+    def _documents(self, text: bytes) -> List[bytes]:
+        return self.runtime._input("documents", text)[1]
+
+    @property
+    def runtime(self) -> "Runtime":
+        """The runtime this CRD validates in."""
+        if self._runtime is None:
+            self._runtime = default_runtime()
+        return self._runtime
+
+    def validate(
+        self,
+        objects: Iterable[Union[CRDObject, ObjectArg]],
+        *,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> CRDValidation:
+        """Validates objects as kube-apiserver validates creates and updates of
+        custom resources of this CRD (``celwasm_validate``; docs/abi.md,
+        "validate"). Offline requests follow kubectl: a namespaced object
+        without a namespace is in ``default``; the stored object of an update
+        gets the system fields a stored object has (uid, creationTimestamp,
+        resourceVersion "1", generation 1); ``generateName`` gets the fixed
+        suffix ``xxxxx``.
+
+        Args:
+            objects: creates (an object: a mapping or its JSON/YAML text) and
+                updates (:class:`CRDObject` with ``old_object``).
+            version: validate against this version of the CRD instead of each
+                object's apiVersion: objects of another version are converted
+                as kube-apiserver converts without a conversion webhook (the
+                apiVersion changes); a CRD with a conversion webhook cannot
+                convert offline (:class:`InvalidObjectError`). The Go host's
+                ``Version(name)``.
+            timeout: seconds for the whole call, the wait for a free
+                instance included; when it passes, the rule being evaluated
+                stops at its next CEL function call and
+                :class:`DeadlineExceededError` is raised (no results).
+
+        Returns:
+            :class:`CRDValidation`: one :class:`ObjectResult` per object, in
+            order, or the :class:`InvalidObjectError` of an object that never
+            reached validation.
+
+        Raises:
+            InvalidCRDError: the CRD is not usable, or kube-apiserver would
+                reject it (``field_errors`` say why), or it has no such
+                ``version``.
+            InvalidArgumentError: an object is neither JSON data nor JSON/YAML
+                text of one document (nothing was validated).
+            BadRequestError, TrapError, ClosedError, DeadlineExceededError.
+        """
+        if isinstance(objects, (str, bytes, bytearray, memoryview, Mapping, CRDObject)):
+            raise InvalidArgumentError("objects must be an iterable of objects (a list), not one %s" % type(objects).__name__)
+        parts: List[bytes] = []
+        for i, o in enumerate(objects):
+            if isinstance(o, CRDObject):
+                item = b'{"object":' + _json_arg(o.object, "objects[%d].object" % i, self._documents)
+                if o.old_object is not None:
+                    item += b',"oldObject":' + _json_arg(o.old_object, "objects[%d].old_object" % i, self._documents)
+            else:
+                item = b'{"object":' + _json_arg(o, "objects[%d]" % i, self._documents)
+            parts.append(item + b"}")
+        req = b'{"crd":' + self.json + _version_piece(version) + b',"objects":[' + b",".join(parts) + b"]}"
+        body = _load(self.runtime._request(_VALIDATE, req, timeout), "validate")
+        results: List[Union[ObjectResult, CelError]] = []
+        try:
+            for r in body["results"]:
+                e = r.get("error") if isinstance(r, dict) else None
+                if isinstance(e, dict):
+                    results.append(error_for(str(e.get("code", "internal")), str(e.get("message", ""))))
+                else:
+                    results.append(_decode(ObjectResult, r))
+            return CRDValidation(_decode(CRDInfo, body["crd"]), tuple(results))
+        except (KeyError, TypeError, AttributeError):
+            raise InternalError("malformed validate response: %r" % body) from None
+
+    def cost(self, *, version: Optional[str] = None, timeout: Optional[float] = None) -> CRDCostReport:
+        """Reports the CRD's x-kubernetes-validations cost estimates against
+        kube-apiserver's limits (``celwasm_cost``; docs/abi.md, "cost"): what
+        kube-apiserver reports when the CRD is created (structural schema
+        errors, compile errors, rules over StaticEstimatedCostLimit per rule
+        or StaticEstimatedCRDCostLimit per schema), every rule's estimated
+        cost in cost units and where it comes from, and for rules over a
+        limit the ``maxItems``/``maxLength``/``maxProperties`` that would
+        bring them under. A CRD with errors is reported (``valid`` false).
+
+        Args:
+            version: only this version's schema (default: every version).
+            timeout: seconds to wait for a free instance.
+
+        Raises:
+            InvalidCRDError: the input is not a usable CRD (not a CRD, no such
+                version).
+            BadRequestError, TrapError, ClosedError, DeadlineExceededError.
+        """
+        body = _load(self.runtime._request(_COST, b'{"crd":' + self.json + _version_piece(version) + b"}", timeout), "cost")
+        return _decode(CRDCostReport, body)
+
+    def __repr__(self) -> str:
+        return "<celwasm.CRD %d bytes>" % len(self.json)

@@ -617,3 +617,45 @@ def _encode(v: Any, out: List[str]) -> None:
         out.append('{"message":{"type":%s,"json":%s}}' % (_jstr(v.type), body))
     else:
         raise InvalidArgumentError("%s value %r has no CEL form" % (t.__name__, v))
+
+
+# --- plain JSON arguments (requests) ------------------------------------------
+
+
+def _plain_default(o: Any) -> Any:
+    raise _NeedsTyped
+
+
+class _NeedsTyped(Exception):
+    pass
+
+
+_plain_encoder = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_plain_default, check_circular=True
+)
+
+
+def _json_value(value: Any, what: str) -> bytes:
+    """Plain JSON data (dicts with str keys, lists, str, int, float, bool, None)
+    as compact JSON; anything else is an InvalidArgumentError."""
+    try:
+        return _plain_encoder.encode(value).encode("utf-8")
+    except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError) as e:
+        detail = "" if isinstance(e, _NeedsTyped) else ": %s" % e
+        raise InvalidArgumentError("%s is not plain JSON data%s" % (what, detail)) from None
+    except RecursionError:
+        raise InvalidArgumentError("%s nests too deeply for Python's recursion limit" % what) from None
+
+
+def _text_bytes(value: Any, what: str) -> Optional[bytes]:
+    """JSON text given as bytes-like or str, as UTF-8 bytes (a str that is not
+    valid Unicode is an InvalidArgumentError naming ``what``); None for any
+    other value."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidArgumentError("%s: %s" % (what, e)) from None
+    return None
