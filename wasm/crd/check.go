@@ -64,9 +64,8 @@ type SchemaCost struct {
 // Wire returns the schema's cost accounting as the cost export reports it.
 func (s *SchemaCost) Wire() *wire.SchemaCost {
 	out := s.SchemaCost
-	out.Rules = make([]wire.RuleCost, len(s.Rules))
-	for i, r := range s.Rules {
-		out.Rules[i] = r.RuleCost
+	for _, r := range s.Rules {
+		out.Rules = append(out.Rules, r.RuleCost)
 	}
 	return &out
 }
