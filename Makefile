@@ -18,14 +18,14 @@ export GOFLAGS := -buildvcs=false
 
 BUILD     := build
 WASM      := $(BUILD)/celwasm.wasm
-EMBED     := host/module/celwasm.wasm
+EMBED     := host/module/celwasm.wasm.zst
 CLI       := $(BUILD)/celwasm
 WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
+.PHONY: check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
 
 all: wasm cli
 
@@ -39,9 +39,13 @@ $(WASM): $(WASM_SRCS) | tools
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$(WASM): $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
 
+# The Go host embeds the module compressed (host/module), committed so that
+# `go get` needs no build step; check-embed fails when the committed bytes
+# differ from this build.
 $(EMBED): $(WASM)
-	cp $< $@
-	cp $<.sha256 $@.sha256
+	$(GO) run ./host/module/compress $< $@
+	cp $<.sha256 host/module/celwasm.wasm.sha256
+	@echo "$(EMBED): $$(stat -c %s $@) bytes"
 
 wasm: $(EMBED)
 
@@ -55,7 +59,7 @@ demo: $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: test-go repro conformance-go test-proxywasm test-js test-python
+test: test-go repro check-embed conformance-go test-proxywasm test-js test-python
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests. The proxy-wasm filter module is built first so that
@@ -69,6 +73,12 @@ test-go: $(EMBED) proxywasm-module
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	wasm/third_party/check-cel-go.sh
 	$(GO) test -count=1 -race ./host/...
+
+# The committed compressed module must be this tree's reproducible build.
+check-embed: $(EMBED)
+	@git diff --quiet -- $(EMBED) host/module/celwasm.wasm.sha256 || { \
+	  echo "check-embed: $(EMBED) differs from the committed one: commit the module built from this tree"; exit 1; }
+	@echo "check-embed: the committed module is this tree's build ($$(cat host/module/celwasm.wasm.sha256))"
 
 # Two builds from scratch (fresh build cache, another directory) must give
 # the recorded sha256.
@@ -120,4 +130,4 @@ bench: $(EMBED) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C wasm/proxywasm bench
 
 clean:
-	rm -rf $(BUILD) $(EMBED)
+	rm -rf $(BUILD)

@@ -1,34 +1,89 @@
-// Package module embeds the celwasm WebAssembly module that `make wasm`
-// builds (GOOS=wasip1 GOARCH=wasm -buildmode=c-shared, from wasm/module),
-// with the sha256 the build recorded for it.
+// Package module embeds the celwasm WebAssembly module, compressed, so that
+// `go get github.com/celwasm/celwasm/host` works with no build step: `make
+// wasm` builds the module (GOOS=wasip1 GOARCH=wasm -buildmode=c-shared, from
+// wasm/module) and compresses it into celwasm.wasm.zst, which is committed;
+// `make check-embed` fails when the committed bytes differ from the
+// reproducible build. The first process that needs the module decompresses
+// it once into the user's cache directory ($XDG_CACHE_HOME/celwasm/module);
+// later processes read that file back and check its sha256.
 package module
 
 import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/celwasm/celwasm/host/module/internal/zst"
 )
 
-//go:embed celwasm.wasm
-var wasm []byte
+//go:embed celwasm.wasm.zst
+var compressed []byte
 
 //go:embed celwasm.wasm.sha256
 var recorded string
 
-// Bytes returns the module's bytes. Callers must not modify them.
-func Bytes() []byte { return wasm }
+// SHA256 returns the hex sha256 of the (uncompressed) module as `make wasm`
+// recorded it, so that no process has to hash the module to name its
+// compile cache.
+func SHA256() string { return strings.TrimSpace(recorded) }
 
-var sum = sync.OnceValue(func() string {
-	if s := strings.TrimSpace(recorded); len(s) == 64 {
-		return s
+// Bytes returns the module's bytes, decompressing them on first use (from
+// the cache directory when an earlier process left them there). Callers
+// must not modify them. It panics if the embedded module is corrupt, which
+// `make check-embed` rules out for a released tree.
+func Bytes() []byte {
+	b, err := load()
+	if err != nil {
+		panic("celwasm: embedded module: " + err.Error())
 	}
-	s := sha256.Sum256(wasm)
-	return hex.EncodeToString(s[:])
+	return b
+}
+
+var load = sync.OnceValues(func() ([]byte, error) {
+	want := SHA256()
+	path := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		path = filepath.Join(dir, "celwasm", "module", want+".wasm")
+		if b, err := os.ReadFile(path); err == nil && sum(b) == want {
+			return b, nil
+		}
+	}
+	b, err := zst.Decompress(compressed)
+	if err != nil {
+		return nil, err
+	}
+	if got := sum(b); got != want {
+		return nil, fmt.Errorf("sha256 %s, recorded %s", got, want)
+	}
+	if path != "" {
+		store(path, b)
+	}
+	return b, nil
 })
 
-// SHA256 returns the hex sha256 of the module as `make wasm` recorded it
-// (build/celwasm.wasm.sha256), so that no process has to hash the module
-// to name its compile cache.
-func SHA256() string { return sum() }
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// store writes the decompressed module into the cache atomically; a failure
+// only costs the next process another decompression.
+func store(path string, b []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".module-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
