@@ -3,7 +3,8 @@
 #   make demo    evaluate seed examples over real manifests and events through the module
 #   make test    engine natively, the module through wazero and wasmtime-go, CLI, SDKs
 #   make bench   benchmarks → docs/benchmarks.md
-#   make wasm    build/celwasm.wasm (+ .sha256), embedded by the Go host
+#   make wasm    build/celwasm.wasm (+ .sha256), and its compressed copy the Go host embeds
+#   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -25,7 +26,7 @@ WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.su
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
+.PHONY: dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
 
 all: wasm cli
 
@@ -59,7 +60,7 @@ demo: $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: test-go repro check-embed conformance-go test-proxywasm test-js test-python
+test: check-version test-go repro check-embed conformance-go test-proxywasm test-js test-python test-dist
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests. The proxy-wasm filter module is built first so that
@@ -128,6 +129,26 @@ bench: $(EMBED) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench
 	$(MAKE) -C wasm/proxywasm bench
+
+# The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
+# dist/celwasm-<version>-py3-none-any.whl and dist/celwasm-<version>.tar.gz (sdist).
+VERSION_NUMBER := $(shell cat VERSION)
+dist: check-version $(EMBED)
+	@mkdir -p dist
+	rm -f dist/celwasm-$(VERSION_NUMBER)*
+	$(MAKE) -C sdk-js build
+	cd sdk-js && npm pack --silent --pack-destination ../dist >/dev/null
+	$(MAKE) -C sdk-python module venv
+	cd sdk-python && .venv/bin/python -m build --no-isolation --outdir ../dist . >/dev/null
+	@ls -l dist/celwasm-$(VERSION_NUMBER)*
+
+# The README's JavaScript (also as TypeScript, tsc --strict) and Python examples against the packages
+# `make dist` built, installed outside the tree.
+test-dist: dist
+	python3 scripts/doc_examples.py dist
+
+check-version:
+	python3 scripts/version.py check
 
 clean:
 	rm -rf $(BUILD)
