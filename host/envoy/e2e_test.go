@@ -127,6 +127,10 @@ func do(t testing.TB, method, u string, header map[string][]string, body string)
 }
 
 func tryDo(method, u string, header map[string][]string, body string) (response, error) {
+	return tryDoClient(client, method, u, header, body)
+}
+
+func tryDoClient(client *http.Client, method, u string, header map[string][]string, body string) (response, error) {
 	req, err := http.NewRequest(method, u, strings.NewReader(body))
 	if err != nil {
 		return response{}, err
