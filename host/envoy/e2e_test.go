@@ -102,6 +102,7 @@ var baseListeners = []envoy.Listener{
 	{Name: "error-open", Plugin: `{` + errorRules + `,"onError":{"action":"allow"}}`},
 	{Name: "error-skip", Plugin: `{` + errorRules + `,"onError":{"action":"skip"}}`},
 	{Name: "cost", Plugin: costPolicy},
+	{Name: "metrics", Plugin: metricsPolicy},
 	{Name: "nofilter"},
 }
 

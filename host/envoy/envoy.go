@@ -358,6 +358,21 @@ func (e *Envoy) Admin(path string) (string, error) {
 	return string(b), err
 }
 
+// AdminPost POSTs to a path of Envoy's admin interface (e.g.
+// "/logging?wasm=error").
+func (e *Envoy) AdminPost(path string) error {
+	res, err := adminClient.Post(e.adminURL+path, "text/plain", nil)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, res.Body)
+	if res.StatusCode != 200 {
+		return fmt.Errorf("admin POST %s: %s", path, res.Status)
+	}
+	return nil
+}
+
 // URL is the base URL of a listener.
 func (e *Envoy) URL(listener string) string { return "http://" + e.listeners[listener] }
 

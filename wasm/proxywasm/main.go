@@ -12,11 +12,9 @@ import (
 	// First: klog needs os.Args[0], which proxy-wasm hosts do not pass.
 	_ "github.com/celwasm/celwasm/wasm/proxywasm/argv0"
 
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"unsafe"
 
 	"github.com/celwasm/celwasm/wasm/proxywasm/abi"
 	"github.com/celwasm/celwasm/wasm/proxywasm/filter"
@@ -32,6 +30,41 @@ func main() {}
 type root struct {
 	id     uint32
 	filter *filter.Filter
+	// Metric ids: per rule and counter, and the filter's totals.
+	ruleMetrics               [][filter.NumCounters]uint32
+	requests, allowed, denied uint32
+}
+
+// defineMetrics defines the filter's counters in the host
+// (docs/proxy-wasm.md, "Metrics").
+func (r *root) defineMetrics(f *filter.Filter) error {
+	p := f.Config.StatPrefix
+	define := func(name string) (uint32, error) {
+		id, st := abi.DefineMetric(abi.MetricCounter, name)
+		if st != abi.StatusOK {
+			return 0, fmt.Errorf("proxy_define_metric %s: %v", name, st)
+		}
+		return id, nil
+	}
+	var err error
+	if r.requests, err = define(p + ".requests"); err != nil {
+		return err
+	}
+	if r.allowed, err = define(p + ".allowed"); err != nil {
+		return err
+	}
+	if r.denied, err = define(p + ".denied"); err != nil {
+		return err
+	}
+	r.ruleMetrics = make([][filter.NumCounters]uint32, len(f.Config.Rules))
+	for i, rule := range f.Config.Rules {
+		for c, suffix := range filter.CounterNames {
+			if r.ruleMetrics[i][c], err = define(p + ".rule." + rule.Name + "." + suffix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (r *root) OnVMStart([]byte) bool { return true }
@@ -49,6 +82,11 @@ func (r *root) OnConfigure(config []byte) (ok bool) {
 		return false
 	}
 	f.Log = func(level abi.LogLevel, msg string) { abi.Log(level, msg) }
+	if err := r.defineMetrics(f); err != nil {
+		abi.Log(abi.LogError, "celwasm: plugin configuration rejected: "+err.Error())
+		return false
+	}
+	f.Count = func(rule int, c filter.Counter) { abi.IncrementMetric(r.ruleMetrics[rule][c], 1) }
 	r.filter = f
 	abi.Log(abi.LogInfo, "celwasm: "+f.Summary())
 	// The configuration's garbage (environment construction, parsing) is
@@ -59,11 +97,8 @@ func (r *root) OnConfigure(config []byte) (ok bool) {
 }
 
 func (r *root) NewHTTP(uint32) abi.HTTP {
-	requests++
 	return &stream{root: r}
 }
-
-var requests uint64
 
 // stream is an HTTP stream context.
 type stream struct {
@@ -86,8 +121,11 @@ func (s *stream) OnRequestHeaders(int, bool) (action abi.Action) {
 		}
 	}()
 	d := f.Decide(host{})
+	r := s.root
+	abi.IncrementMetric(r.requests, 1)
 	header := f.Config.RuleHeader
 	if d.Allow {
+		abi.IncrementMetric(r.allowed, 1)
 		if header != "" {
 			if d.Rule != "" {
 				abi.ReplaceHeaderMapValue(abi.MapHTTPRequestHeaders, header, d.Rule)
@@ -97,6 +135,7 @@ func (s *stream) OnRequestHeaders(int, bool) (action abi.Action) {
 		}
 		return abi.ActionContinue
 	}
+	abi.IncrementMetric(r.denied, 1)
 	var headers []abi.Pair
 	if header != "" && d.Rule != "" {
 		headers = []abi.Pair{{Key: header, Value: d.Rule}}
@@ -132,25 +171,3 @@ func (host) RequestHeaders() ([]abi.Pair, error) {
 	}
 	return pairs, nil
 }
-
-// celwasm_proxywasm_stats is a celwasm extension (not part of proxy-wasm):
-// it collects garbage and reports the guest's Go heap and live contexts as
-// JSON, packed like the main module's responses (address in the high 32
-// bits, length in the low 32). The host tests use it to show that memory
-// stays flat under load.
-//
-//go:wasmexport celwasm_proxywasm_stats
-func stats() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	roots, streams := abi.Contexts()
-	statsBuf, _ = json.Marshal(map[string]uint64{
-		"heapAlloc": ms.HeapAlloc, "heapInuse": ms.HeapInuse, "heapSys": ms.HeapSys,
-		"sys": ms.Sys, "numGC": uint64(ms.NumGC),
-		"rootContexts": uint64(roots), "streamContexts": uint64(streams), "streams": requests,
-	})
-	return uint64(uintptr(unsafe.Pointer(unsafe.SliceData(statsBuf))))<<32 | uint64(len(statsBuf))
-}
-
-var statsBuf []byte

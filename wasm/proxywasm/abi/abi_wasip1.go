@@ -39,9 +39,6 @@ var (
 // SetNewRoot registers the constructor of root contexts.
 func SetNewRoot(f func(contextID uint32) Root) { newRoot = f }
 
-// Contexts returns the number of live root and stream contexts (for the
-// module's statistics: a leak shows here).
-func Contexts() (rootContexts, streamContexts int) { return len(roots), len(streams) }
 
 // ---------------------------------------------------------------------------
 // Memory handed to the host.
@@ -257,6 +254,28 @@ func proxyGetProperty(pathPtr, pathSize, retData, retSize uint32) uint32
 
 //go:wasmimport env proxy_send_local_response
 func proxySendLocalResponse(status, detailsPtr, detailsSize, bodyPtr, bodySize, headersPtr, headersSize, grpcStatus uint32) uint32
+
+//go:wasmimport env proxy_define_metric
+func proxyDefineMetric(metricType, namePtr, nameSize, retID uint32) uint32
+
+//go:wasmimport env proxy_increment_metric
+func proxyIncrementMetric(metricID uint32, offset int64) uint32
+
+var retID uint32
+
+// DefineMetric defines (or finds) a metric of the host by name and returns
+// its id.
+func DefineMetric(t MetricType, name string) (uint32, Status) {
+	defer resetScratch()
+	off := put(name)
+	st := Status(proxyDefineMetric(uint32(t), ptrAt(off), uint32(len(name)), addr(&retID)))
+	return retID, st
+}
+
+// IncrementMetric adds offset to a counter or gauge.
+func IncrementMetric(id uint32, offset int64) Status {
+	return Status(proxyIncrementMetric(id, offset))
+}
 
 // Log writes msg to the host's log at level.
 func Log(level LogLevel, msg string) Status {

@@ -39,6 +39,11 @@ type Config struct {
 	CostLimit uint64 `json:"costLimit,omitempty"`
 	// Env selects the CEL environment.
 	Env *EnvConfig `json:"env,omitempty"`
+	// StatPrefix names the filter's metrics: <statPrefix>.requests,
+	// .allowed, .denied and <statPrefix>.rule.<rule name>.<counter>
+	// (Envoy shows them under "wasmcustom."). Default "celwasm". Plugins
+	// sharing a VM and a prefix share counters.
+	StatPrefix string `json:"statPrefix,omitempty"`
 	// GCPercent is the Go garbage collector's target (GOGC) in the VM:
 	// 25-10000, default DefaultGCPercent. Higher trades memory for fewer
 	// collections. It applies to the whole VM (the last plugin configured
@@ -86,12 +91,16 @@ const (
 	ActionSkip = "skip"
 )
 
+// DefaultStatPrefix is the default StatPrefix.
+const DefaultStatPrefix = "celwasm"
+
 // DefaultDenyBody is the body of a deny without one.
 const DefaultDenyBody = "access denied\n"
 
 var (
 	ruleNameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$`)
 	headerNameRE = regexp.MustCompile("^[a-z0-9!#$%&'*+.^_`|~-]+$")
+	statPrefixRE = regexp.MustCompile(`^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$`)
 )
 
 // ParseConfig decodes and validates a plugin configuration. Unknown fields
@@ -176,6 +185,12 @@ func (c *Config) validate() error {
 			return err
 		}
 		r.Status, r.Body = o.Status, o.Body
+	}
+	if c.StatPrefix == "" {
+		c.StatPrefix = DefaultStatPrefix
+	}
+	if len(c.StatPrefix) > 128 || !statPrefixRE.MatchString(c.StatPrefix) {
+		return fmt.Errorf("statPrefix %q: want dot-separated words of letters, digits and _", c.StatPrefix)
 	}
 	if c.GCPercent == 0 {
 		c.GCPercent = DefaultGCPercent

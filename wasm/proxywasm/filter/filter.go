@@ -25,7 +25,32 @@ type Filter struct {
 	limit  uint64
 	// Log receives the filter's log lines (evaluation errors at warn).
 	Log func(level abi.LogLevel, msg string)
+	// Count, when set, receives each per-rule event: rule is an index into
+	// Config.Rules.
+	Count func(rule int, c Counter)
 }
+
+// Counter is a per-rule event, counted in the proxy's metrics as
+// <statPrefix>.rule.<rule name>.<Counter name> (docs/proxy-wasm.md).
+type Counter int
+
+const (
+	// CounterMatched: the rule's expression was true (so the rule decided).
+	CounterMatched Counter = iota
+	// CounterAllowed, CounterDenied: requests the rule decided, by
+	// matching or through onError allow / deny when it failed.
+	CounterAllowed
+	CounterDenied
+	// CounterEvalErrors: evaluations that failed (any error, the cost
+	// limit included).
+	CounterEvalErrors
+	// CounterCostLimit: evaluations stopped by the cost limit.
+	CounterCostLimit
+	NumCounters
+)
+
+// CounterNames are the counters' metric name suffixes.
+var CounterNames = [NumCounters]string{"matched", "allowed", "denied", "evaluation_errors", "cost_limit_exceeded"}
 
 type compiledRule struct {
 	Rule
@@ -180,16 +205,22 @@ func dedupe(s []string) []string {
 func (f *Filter) Decide(h Host) (d Decision) {
 	f.act.reset(h)
 	defer f.act.reset(nil) // drop the request's values
-	for _, r := range f.rules {
+	for i, r := range f.rules {
 		matched, err := f.eval(r)
 		if err != nil {
+			f.count(i, CounterEvalErrors)
+			if ErrorCode(err) == engine.CodeCostLimit {
+				f.count(i, CounterCostLimit)
+			}
 			f.log(abi.LogWarn, fmt.Sprintf("celwasm: rule %q: %v (onError: %s)", r.Name, err, f.Config.OnError.Action))
 			switch f.Config.OnError.Action {
 			case ActionSkip:
 				continue
 			case ActionAllow:
+				f.count(i, CounterAllowed)
 				return Decision{Allow: true, Err: err, ErrRule: r.Name}
 			default:
+				f.count(i, CounterDenied)
 				return Decision{Status: f.Config.OnError.Status, Body: *f.Config.OnError.Body,
 					Details: DetailsError, Err: err, ErrRule: r.Name}
 			}
@@ -197,9 +228,12 @@ func (f *Filter) Decide(h Host) (d Decision) {
 		if !matched {
 			continue
 		}
+		f.count(i, CounterMatched)
 		if r.Action == ActionAllow {
+			f.count(i, CounterAllowed)
 			return Decision{Allow: true, Rule: r.Name}
 		}
+		f.count(i, CounterDenied)
 		return Decision{Status: r.Status, Body: *r.Body, Rule: r.Name, Details: DetailsRule}
 	}
 	if f.Config.Defaults.Action == ActionAllow {
@@ -223,6 +257,12 @@ func (f *Filter) eval(r compiledRule) (matched bool, err error) {
 		return false, &engine.Error{Code: engine.CodeEval, Message: fmt.Sprintf("the rule evaluated to %s, not a bool", val.Type().TypeName())}
 	}
 	return bool(b), nil
+}
+
+func (f *Filter) count(rule int, c Counter) {
+	if f.Count != nil {
+		f.Count(rule, c)
+	}
 }
 
 func (f *Filter) log(level abi.LogLevel, msg string) {

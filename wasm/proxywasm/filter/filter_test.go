@@ -265,3 +265,40 @@ func TestAddressIP(t *testing.T) {
 		}
 	}
 }
+
+func TestCounters(t *testing.T) {
+	f := mustNew(t, `{"costLimit":100,"onError":{"action":"deny"},"rules":[
+		{"name":"team","expression":"request.headers[?'x-team'].orValue('') == 'core'","action":"allow"},
+		{"name":"missing","expression":"request.headers['x-none'] == 'y'","action":"allow"},
+		{"name":"costly","expression":"request.path.split('/').all(a, request.path.split('/').all(b, a + b != 'zz'))","action":"allow"}]}`)
+	counts := map[string]int{}
+	f.Count = func(rule int, c Counter) { counts[f.Config.Rules[rule].Name+"."+CounterNames[c]]++ }
+	h := newHost()
+	if d := f.Decide(h); !d.Allow || d.Rule != "team" {
+		t.Fatalf("decision %+v", d)
+	}
+	h.headers = h.headers[:2] // no x-team: "missing" fails, onError deny
+	if d := f.Decide(newHostWith(h)); d.Allow || d.ErrRule != "missing" {
+		t.Fatalf("decision %+v", d)
+	}
+	f.Config.OnError.Action = ActionSkip // then "costly" exceeds the cost limit
+	h.props["request.path"] = []byte("/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p")
+	if d := f.Decide(newHostWith(h)); !d.Allow || d.Rule != "" { // the defaults allow
+		t.Fatalf("decision %+v", d)
+	}
+	want := map[string]int{
+		"team.matched": 1, "team.allowed": 1,
+		"missing.evaluation_errors": 2, "missing.denied": 1,
+		"costly.evaluation_errors": 1, "costly.cost_limit_exceeded": 1,
+	}
+	for k, v := range want {
+		if counts[k] != v {
+			t.Errorf("%s = %d, want %d", k, counts[k], v)
+		}
+	}
+	if len(counts) != len(want) {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
+}
+
+func newHostWith(h *fakeHost) *fakeHost { return &fakeHost{props: h.props, headers: h.headers} }
