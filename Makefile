@@ -59,8 +59,7 @@ test: test-go repro conformance-go test-proxywasm test-js test-python
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests (host/envoy, the filter in Envoy, runs in
-# test-proxywasm). The proxy-wasm filter module is built first so that
-# host/proxywasm's tests never run against a stale one.
+# test-proxywasm).
 test-go: $(EMBED) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wasm/... ./cmd/...
@@ -87,8 +86,8 @@ conformance-corpus:
 conformance-go:
 	$(MAKE) -C conformance run-go
 
-# The proxy-wasm filter: a second module from the same engine, run by a Go
-# proxy-wasm host behind a reverse proxy on 127.0.0.1 (docs/proxy-wasm.md).
+# The proxy-wasm filter: a second module from the same engine, tested in the
+# real Envoy 1.40.0 on 127.0.0.1 (docs/proxy-wasm.md).
 proxywasm-module:
 	$(MAKE) -C wasm/proxywasm module
 test-proxywasm:
