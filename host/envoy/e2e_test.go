@@ -103,6 +103,7 @@ var baseListeners = []envoy.Listener{
 	{Name: "error-skip", Plugin: `{` + errorRules + `,"onError":{"action":"skip"}}`},
 	{Name: "cost", Plugin: costPolicy},
 	{Name: "metrics", Plugin: metricsPolicy},
+	{Name: "phases", Plugin: phasesPolicy},
 	{Name: "nofilter"},
 }
 

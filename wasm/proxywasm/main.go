@@ -100,12 +100,31 @@ func (r *root) NewHTTP(uint32) abi.HTTP {
 	return &stream{root: r}
 }
 
-// stream is an HTTP stream context.
+// stream is an HTTP stream context. Its rules run in phases
+// (filter.Evaluate): request headers, then the request body and the
+// response headers when rules of those phases exist.
 type stream struct {
 	root *root
+	// decided: a rule or the defaults decided; later phases do nothing.
+	decided bool
+	// body is the request body (phase request_body).
+	body []byte
+	// requestHeaders are the request's headers for the phases after
+	// request headers (nil before).
+	requestHeaders []abi.Pair
 }
 
-func (s *stream) OnRequestHeaders(int, bool) (action abi.Action) {
+// guard turns a panic in a callback into a fail-closed local response.
+func (s *stream) guard(action *abi.Action) {
+	if p := recover(); p != nil {
+		abi.Log(abi.LogCritical, fmt.Sprint("celwasm: internal error: ", p))
+		s.decided = true
+		abi.SendLocalResponse(500, filter.DetailsError, []byte("internal error\n"), nil, abi.NoGRPCStatus)
+		*action = abi.ActionPause
+	}
+}
+
+func (s *stream) OnRequestHeaders(_ int, endOfStream bool) (action abi.Action) {
 	f := s.root.filter
 	if f == nil {
 		// Hosts do not start streams on a plugin whose configure failed;
@@ -113,20 +132,100 @@ func (s *stream) OnRequestHeaders(int, bool) (action abi.Action) {
 		abi.SendLocalResponse(500, "celwasm_not_configured", []byte("celwasm filter is not configured\n"), nil, abi.NoGRPCStatus)
 		return abi.ActionPause
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			abi.Log(abi.LogCritical, fmt.Sprint("celwasm: internal error: ", p))
-			abi.SendLocalResponse(500, filter.DetailsError, []byte("internal error\n"), nil, abi.NoGRPCStatus)
-			action = abi.ActionPause
+	defer s.guard(&action)
+	if d, ok := f.Evaluate(host{s}, filter.PhaseRequestHeaders); ok {
+		return s.act(d, true)
+	}
+	// A later phase decides; the client's rule header never goes upstream.
+	if h := f.Config.RuleHeader; h != "" {
+		abi.RemoveHeaderMapValue(abi.MapHTTPRequestHeaders, h)
+	}
+	// Envoy serves the request header map only during this callback; later
+	// phases read this copy.
+	if f.LastPhase > filter.PhaseRequestHeaders {
+		if pairs, st := abi.GetHeaderMapPairs(abi.MapHTTPRequestHeaders); st == abi.StatusOK {
+			s.requestHeaders = pairs
 		}
-	}()
-	d := f.Decide(host{})
+	}
+	if f.HasPhase[filter.PhaseRequestBody] && endOfStream { // no body
+		return s.bodyPhase()
+	}
+	// The headers go on (Envoy turns a pause here into "stop all
+	// iteration" and calls no body callback until the stream is
+	// continued); proxy_on_request_body holds the body instead, so the
+	// upstream request may start but gets no body before the decision.
+	return abi.ActionContinue
+}
+
+func (s *stream) OnRequestBody(size int, endOfStream bool) (action abi.Action) {
+	f := s.root.filter
+	if f == nil || s.decided || !f.HasPhase[filter.PhaseRequestBody] {
+		return abi.ActionContinue
+	}
+	defer s.guard(&action)
+	if size > f.Config.RequestBody.MaxBytes {
+		return s.act(filter.Decision{Status: 413, Body: "request body too large\n", Details: filter.DetailsBodyTooLarge}, false)
+	}
+	if !endOfStream {
+		return abi.ActionPause // buffer
+	}
+	if size > 0 {
+		b, st := abi.GetBufferBytes(abi.BufferHTTPRequestBody, 0, size)
+		if st != abi.StatusOK {
+			abi.Log(abi.LogError, "celwasm: cannot read the request body: "+st.String())
+			return s.act(filter.Decision{Status: 500, Body: "internal error\n", Details: filter.DetailsError}, false)
+		}
+		s.body = b
+	}
+	return s.bodyPhase()
+}
+
+// OnRequestTrailers: a request with trailers ends without a body callback
+// at end of stream, so its request_body rules could not run; onError
+// decides (deny by default: the filter fails closed).
+func (s *stream) OnRequestTrailers(int) (action abi.Action) {
+	f := s.root.filter
+	if f == nil || s.decided || !f.HasPhase[filter.PhaseRequestBody] {
+		return abi.ActionContinue
+	}
+	defer s.guard(&action)
+	abi.Log(abi.LogWarn, "celwasm: a request with trailers: the request_body rules cannot run (onError: "+f.Config.OnError.Action+")")
+	if f.Config.OnError.Action == filter.ActionAllow {
+		return s.act(filter.Decision{Allow: true}, false)
+	}
+	return s.act(filter.Decision{Status: f.Config.OnError.Status, Body: *f.Config.OnError.Body, Details: filter.DetailsError}, false)
+}
+
+func (s *stream) bodyPhase() abi.Action {
+	d, ok := s.root.filter.Evaluate(host{s}, filter.PhaseRequestBody)
+	s.body = nil
+	if ok {
+		return s.act(d, false)
+	}
+	return abi.ActionContinue
+}
+
+func (s *stream) OnResponseHeaders(int, bool) (action abi.Action) {
+	f := s.root.filter
+	if f == nil || s.decided || !f.HasPhase[filter.PhaseResponseHeaders] {
+		return abi.ActionContinue
+	}
+	defer s.guard(&action)
+	d, _ := f.Evaluate(host{s}, filter.PhaseResponseHeaders)
+	return s.act(d, false)
+}
+
+// act carries out a decision: an allowed request goes on (upstream with
+// the rule header when decided at request headers, which have not gone
+// upstream yet), a denied one is answered with a local response.
+func (s *stream) act(d filter.Decision, atRequestHeaders bool) abi.Action {
+	s.decided = true
 	r := s.root
 	abi.IncrementMetric(r.requests, 1)
-	header := f.Config.RuleHeader
+	header := r.filter.Config.RuleHeader
 	if d.Allow {
 		abi.IncrementMetric(r.allowed, 1)
-		if header != "" {
+		if header != "" && atRequestHeaders {
 			if d.Rule != "" {
 				abi.ReplaceHeaderMapValue(abi.MapHTTPRequestHeaders, header, d.Rule)
 			} else {
@@ -151,7 +250,7 @@ func (s *stream) OnLog()       {}
 func (s *stream) OnDelete()    {}
 
 // host reads attributes through the ABI.
-type host struct{}
+type host struct{ s *stream }
 
 func (host) Property(path ...string) ([]byte, bool, error) {
 	b, st := abi.GetProperty(path...)
@@ -164,7 +263,24 @@ func (host) Property(path ...string) ([]byte, bool, error) {
 	return nil, false, st
 }
 
-func (host) RequestHeaders() ([]abi.Pair, error) {
+// RequestBody is the buffered body: absent before phase request_body and
+// when the request has none.
+func (h host) RequestBody() ([]byte, bool, error) {
+	return h.s.body, len(h.s.body) > 0, nil
+}
+
+func (host) ResponseHeaders() ([]abi.Pair, error) {
+	pairs, st := abi.GetHeaderMapPairs(abi.MapHTTPResponseHeaders)
+	if st != abi.StatusOK {
+		return nil, st
+	}
+	return pairs, nil
+}
+
+func (h host) RequestHeaders() ([]abi.Pair, error) {
+	if h.s.requestHeaders != nil {
+		return h.s.requestHeaders, nil
+	}
 	pairs, st := abi.GetHeaderMapPairs(abi.MapHTTPRequestHeaders)
 	if st != abi.StatusOK {
 		return nil, st

@@ -24,6 +24,12 @@ type Root interface {
 // HTTP is an HTTP stream context.
 type HTTP interface {
 	OnRequestHeaders(numHeaders int, endOfStream bool) Action
+	// OnRequestBody receives the size of the request body buffered so far;
+	// ActionPause buffers more (StopIterationAndBuffer), ActionContinue
+	// lets the request go on.
+	OnRequestBody(bodySize int, endOfStream bool) Action
+	OnRequestTrailers(numTrailers int) Action
+	OnResponseHeaders(numHeaders int, endOfStream bool) Action
 	// OnDone returns true when the host may finalize the context.
 	OnDone() bool
 	OnLog()
@@ -38,7 +44,6 @@ var (
 
 // SetNewRoot registers the constructor of root contexts.
 func SetNewRoot(f func(contextID uint32) Root) { newRoot = f }
-
 
 // ---------------------------------------------------------------------------
 // Memory handed to the host.
@@ -188,6 +193,36 @@ func proxyOnRequestHeaders(contextID, numHeaders, endOfStream uint32) uint32 {
 		return uint32(ActionContinue)
 	}
 	return uint32(s.OnRequestHeaders(int(numHeaders), endOfStream != 0))
+}
+
+//go:wasmexport proxy_on_request_body
+func proxyOnRequestBody(contextID, bodySize, endOfStream uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnRequestBody(int(bodySize), endOfStream != 0))
+}
+
+//go:wasmexport proxy_on_request_trailers
+func proxyOnRequestTrailers(contextID, numTrailers uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnRequestTrailers(int(numTrailers)))
+}
+
+//go:wasmexport proxy_on_response_headers
+func proxyOnResponseHeaders(contextID, numHeaders, endOfStream uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnResponseHeaders(int(numHeaders), endOfStream != 0))
 }
 
 //go:wasmexport proxy_on_done

@@ -10,7 +10,9 @@
 //	proxy_on_context_create   root (plugin) and HTTP stream contexts
 //	proxy_on_vm_start         reads VM_CONFIGURATION (ignored by the filter)
 //	proxy_on_configure        reads PLUGIN_CONFIGURATION
-//	proxy_on_request_headers  the HTTP request callback
+//	proxy_on_request_headers, proxy_on_request_body,
+//	proxy_on_request_trailers, proxy_on_response_headers
+//	                          the HTTP stream callbacks
 //	proxy_on_done, proxy_on_log, proxy_on_delete
 //
 // Imports (host functions, module "env"):
@@ -21,8 +23,8 @@
 //	proxy_send_local_response, proxy_define_metric, proxy_increment_metric
 //
 // (plus proxy_add_header_map_value, declared for completeness; the Go linker
-// only emits imports that are reachable). Everything else of the ABI (bodies,
-// trailers, response callbacks, HTTP and gRPC calls, shared data, queues,
+// only emits imports that are reachable). Everything else of the ABI
+// (response bodies, trailers, HTTP and gRPC calls, shared data, queues,
 // timers) is not implemented; the host never sees a callback it did
 // not ask for, because absent exports are simply not called.
 //
