@@ -114,3 +114,8 @@ require (
 // cel-go v0.29.2 (the version k8s.io/apiserver v0.37.2 pins) with four
 // patches; see wasm/third_party/cel-go/PATCHES.md.
 replace github.com/google/cel-go => ./wasm/third_party/cel-go
+
+// klog v2.140.0 without the path_symlink import on wasip1 (Envoy declares that
+// WASI function with another signature and refuses a module importing it);
+// see wasm/third_party/klog/PATCHES.md.
+replace k8s.io/klog/v2 => ./wasm/third_party/klog

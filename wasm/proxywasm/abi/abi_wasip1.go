@@ -24,6 +24,12 @@ type Root interface {
 // HTTP is an HTTP stream context.
 type HTTP interface {
 	OnRequestHeaders(numHeaders int, endOfStream bool) Action
+	// OnRequestBody receives the size of the request body buffered so far;
+	// ActionPause buffers more (StopIterationAndBuffer), ActionContinue
+	// lets the request go on.
+	OnRequestBody(bodySize int, endOfStream bool) Action
+	OnRequestTrailers(numTrailers int) Action
+	OnResponseHeaders(numHeaders int, endOfStream bool) Action
 	// OnDone returns true when the host may finalize the context.
 	OnDone() bool
 	OnLog()
@@ -38,10 +44,6 @@ var (
 
 // SetNewRoot registers the constructor of root contexts.
 func SetNewRoot(f func(contextID uint32) Root) { newRoot = f }
-
-// Contexts returns the number of live root and stream contexts (for the
-// module's statistics: a leak shows here).
-func Contexts() (rootContexts, streamContexts int) { return len(roots), len(streams) }
 
 // ---------------------------------------------------------------------------
 // Memory handed to the host.
@@ -193,6 +195,36 @@ func proxyOnRequestHeaders(contextID, numHeaders, endOfStream uint32) uint32 {
 	return uint32(s.OnRequestHeaders(int(numHeaders), endOfStream != 0))
 }
 
+//go:wasmexport proxy_on_request_body
+func proxyOnRequestBody(contextID, bodySize, endOfStream uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnRequestBody(int(bodySize), endOfStream != 0))
+}
+
+//go:wasmexport proxy_on_request_trailers
+func proxyOnRequestTrailers(contextID, numTrailers uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnRequestTrailers(int(numTrailers)))
+}
+
+//go:wasmexport proxy_on_response_headers
+func proxyOnResponseHeaders(contextID, numHeaders, endOfStream uint32) uint32 {
+	defer endCallback()
+	s, ok := streams[contextID]
+	if !ok {
+		return uint32(ActionContinue)
+	}
+	return uint32(s.OnResponseHeaders(int(numHeaders), endOfStream != 0))
+}
+
 //go:wasmexport proxy_on_done
 func proxyOnDone(contextID uint32) uint32 {
 	defer endCallback()
@@ -257,6 +289,28 @@ func proxyGetProperty(pathPtr, pathSize, retData, retSize uint32) uint32
 
 //go:wasmimport env proxy_send_local_response
 func proxySendLocalResponse(status, detailsPtr, detailsSize, bodyPtr, bodySize, headersPtr, headersSize, grpcStatus uint32) uint32
+
+//go:wasmimport env proxy_define_metric
+func proxyDefineMetric(metricType, namePtr, nameSize, retID uint32) uint32
+
+//go:wasmimport env proxy_increment_metric
+func proxyIncrementMetric(metricID uint32, offset int64) uint32
+
+var retID uint32
+
+// DefineMetric defines (or finds) a metric of the host by name and returns
+// its id.
+func DefineMetric(t MetricType, name string) (uint32, Status) {
+	defer resetScratch()
+	off := put(name)
+	st := Status(proxyDefineMetric(uint32(t), ptrAt(off), uint32(len(name)), addr(&retID)))
+	return retID, st
+}
+
+// IncrementMetric adds offset to a counter or gauge.
+func IncrementMetric(id uint32, offset int64) Status {
+	return Status(proxyIncrementMetric(id, offset))
+}
 
 // Log writes msg to the host's log at level.
 func Log(level LogLevel, msg string) Status {

@@ -10,7 +10,9 @@
 //	proxy_on_context_create   root (plugin) and HTTP stream contexts
 //	proxy_on_vm_start         reads VM_CONFIGURATION (ignored by the filter)
 //	proxy_on_configure        reads PLUGIN_CONFIGURATION
-//	proxy_on_request_headers  the HTTP request callback
+//	proxy_on_request_headers, proxy_on_request_body,
+//	proxy_on_request_trailers, proxy_on_response_headers
+//	                          the HTTP stream callbacks
 //	proxy_on_done, proxy_on_log, proxy_on_delete
 //
 // Imports (host functions, module "env"):
@@ -18,12 +20,12 @@
 //	proxy_log, proxy_get_buffer_bytes, proxy_get_header_map_pairs,
 //	proxy_get_header_map_value, proxy_replace_header_map_value,
 //	proxy_remove_header_map_value, proxy_get_property,
-//	proxy_send_local_response
+//	proxy_send_local_response, proxy_define_metric, proxy_increment_metric
 //
 // (plus proxy_add_header_map_value, declared for completeness; the Go linker
-// only emits imports that are reachable). Everything else of the ABI (bodies,
-// trailers, response callbacks, HTTP and gRPC calls, shared data, queues,
-// metrics, timers) is not implemented; the host never sees a callback it did
+// only emits imports that are reachable). Everything else of the ABI
+// (response bodies, trailers, HTTP and gRPC calls, shared data, queues,
+// timers) is not implemented; the host never sees a callback it did
 // not ask for, because absent exports are simply not called.
 //
 // This file holds the ABI's constants and its map serialization, which build
@@ -99,6 +101,15 @@ const (
 	BufferHTTPResponseBody    BufferType = 1
 	BufferVMConfiguration     BufferType = 6
 	BufferPluginConfiguration BufferType = 7
+)
+
+// MetricType is proxy_metric_type_t.
+type MetricType uint32
+
+const (
+	MetricCounter   MetricType = 0
+	MetricGauge     MetricType = 1
+	MetricHistogram MetricType = 2
 )
 
 // MapType is proxy_map_type_t.

@@ -7,8 +7,8 @@
 // os.Args. Go initialises packages in dependency order and, among those
 // ready, in import-path order; this package imports only os and its path
 // sorts before k8s.io/..., so it runs before klog. The module's main imports
-// it first; the host tests instantiate the module without arguments, as
-// Envoy does, and would fail if the order changed.
+// it first; the Envoy tests (host/envoy) would fail at VM start if the
+// order changed.
 package argv0
 
 import "os"

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"net"
 	"reflect"
@@ -27,6 +28,12 @@ type Host interface {
 	Property(path ...string) (value []byte, found bool, err error)
 	// RequestHeaders returns the request's headers as the host holds them.
 	RequestHeaders() ([]abi.Pair, error)
+	// RequestBody returns the buffered request body; found is false before
+	// phase request_body.
+	RequestBody() (body []byte, found bool, err error)
+	// ResponseHeaders returns the response's headers (phase
+	// response_headers).
+	ResponseHeaders() ([]abi.Pair, error)
 }
 
 // kind is the CEL type an attribute has, as Envoy types it.
@@ -41,6 +48,8 @@ const (
 	kDuration
 	kHeaders   // request.headers: from the header map
 	kAddressIP // celwasm addition: the IP part of an address attribute
+	kBody      // request.body: the JSON-decoded body (phase request_body)
+	kRespHeaders
 )
 
 type attribute struct {
@@ -73,6 +82,7 @@ var vocabulary = []*variable{
 		attribute{name: "protocol"}, attribute{name: "query"},
 		attribute{name: "duration", kind: kDuration},
 		attribute{name: "size", kind: kInt}, attribute{name: "total_size", kind: kInt},
+		attribute{name: "body", kind: kBody},
 	),
 	newVariable("source",
 		attribute{name: "address"}, attribute{name: "port", kind: kInt},
@@ -89,6 +99,12 @@ var vocabulary = []*variable{
 		attribute{name: "dns_san_local_certificate"}, attribute{name: "dns_san_peer_certificate"},
 		attribute{name: "uri_san_local_certificate"}, attribute{name: "uri_san_peer_certificate"},
 		attribute{name: "sha256_peer_certificate_digest"}, attribute{name: "termination_details"},
+	),
+	// Phase response_headers only (neededPhase).
+	newVariable("response",
+		attribute{name: "code", kind: kInt}, attribute{name: "code_details"},
+		attribute{name: "flags", kind: kInt}, attribute{name: "grpc_status", kind: kInt},
+		attribute{name: "headers", kind: kRespHeaders},
 	),
 }
 
@@ -120,7 +136,7 @@ func lookupVariable(name string) (int, *variable) {
 type activation struct {
 	host    Host
 	adapter types.Adapter
-	maps    [4]attrMap
+	maps    [5]attrMap
 }
 
 func newActivation(adapter types.Adapter) *activation {
@@ -153,6 +169,8 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return &a.maps[2], true
 	case "connection":
 		return &a.maps[3], true
+	case "response":
+		return &a.maps[4], true
 	}
 	return nil, false
 }
@@ -209,6 +227,14 @@ func (m *attrMap) fetch(i int) (ref.Val, error) {
 			return nil, err
 		}
 		return types.NewStringStringMap(m.act.adapter, joinHeaders(pairs)), nil
+	case kRespHeaders:
+		pairs, err := h.ResponseHeaders()
+		if err != nil {
+			return nil, err
+		}
+		return types.NewStringStringMap(m.act.adapter, joinHeaders(pairs)), nil
+	case kBody:
+		return m.body()
 	case kAddressIP:
 		addr, ok := m.get(a.from)
 		if !ok {
@@ -228,6 +254,48 @@ func (m *attrMap) fetch(i int) (ref.Val, error) {
 		return nil, nil
 	}
 	return decode(a.kind, b)
+}
+
+// body returns request.body: the buffered body decoded as JSON when the
+// request's content type is JSON (application/json or */*+json), absent
+// otherwise. Invalid JSON is an error of the rules that read it.
+func (m *attrMap) body() (ref.Val, error) {
+	b, found, err := m.act.host.RequestBody()
+	if err != nil || !found {
+		return nil, err
+	}
+	hi, ok := m.v.index["headers"]
+	if !ok {
+		return nil, nil
+	}
+	hv, ok := m.get(hi)
+	if !ok {
+		return nil, nil
+	}
+	hm, ok := hv.(traits.Mapper)
+	if !ok {
+		return nil, nil
+	}
+	ct, ok := hm.Find(types.String("content-type"))
+	if !ok {
+		return nil, nil
+	}
+	s, _ := ct.(types.String)
+	if !IsJSONContentType(string(s)) {
+		return nil, nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("the body is not valid JSON: %v", err)
+	}
+	return m.act.adapter.NativeToValue(v), nil
+}
+
+// IsJSONContentType reports whether a Content-Type is JSON.
+func IsJSONContentType(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
 // decode converts a property's bytes as Envoy serializes them.

@@ -41,6 +41,13 @@ type Config struct {
 	CostLimit uint64 `json:"costLimit,omitempty"`
 	// Env selects the CEL environment.
 	Env *EnvConfig `json:"env,omitempty"`
+	// RequestBody bounds what rules of phase request_body see.
+	RequestBody *BodyConfig `json:"requestBody,omitempty"`
+	// StatPrefix names the filter's metrics: <statPrefix>.requests,
+	// .allowed, .denied and <statPrefix>.rule.<rule name>.<counter>
+	// (Envoy shows them under "wasmcustom."). Default "celwasm". Plugins
+	// sharing a VM and a prefix share counters.
+	StatPrefix string `json:"statPrefix,omitempty"`
 	// GCPercent is the Go garbage collector's target (GOGC) in the VM:
 	// 25-10000, default DefaultGCPercent. Higher trades memory for fewer
 	// collections. It applies to the whole VM (the last plugin configured
@@ -55,11 +62,57 @@ const DefaultGCPercent = 100
 
 // Rule is one CEL condition and what to do when it is true.
 type Rule struct {
-	Name       string  `json:"name"`
-	Expression string  `json:"expression"`
-	Action     string  `json:"action"`
-	Status     int     `json:"status,omitempty"`
-	Body       *string `json:"body,omitempty"`
+	Name       string `json:"name"`
+	Expression string `json:"expression"`
+	// Phase is when the rule runs: "request_headers" (default),
+	// "request_body" or "response_headers". Rules are listed in phase
+	// order.
+	Phase  string  `json:"phase,omitempty"`
+	Action string  `json:"action"`
+	Status int     `json:"status,omitempty"`
+	Body   *string `json:"body,omitempty"`
+}
+
+// BodyConfig bounds the request body the filter buffers for rules of phase
+// request_body.
+type BodyConfig struct {
+	// MaxBytes is the largest body buffered; a larger one is answered with
+	// 413 (before any request_body rule runs). Default DefaultMaxBodyBytes,
+	// at most MaxBodyBytes (Envoy's default buffer limit).
+	MaxBytes int `json:"maxBytes,omitempty"`
+}
+
+// Body limits.
+const (
+	DefaultMaxBodyBytes = 64 << 10
+	MaxBodyBytes        = 1 << 20
+)
+
+// Phase is when a rule runs.
+type Phase int
+
+const (
+	PhaseRequestHeaders Phase = iota
+	PhaseRequestBody
+	PhaseResponseHeaders
+	numPhases
+)
+
+// PhaseNames are the phases' configuration names.
+var PhaseNames = [numPhases]string{"request_headers", "request_body", "response_headers"}
+
+func (p Phase) String() string { return PhaseNames[p] }
+
+func parsePhase(s string) (Phase, bool) {
+	if s == "" {
+		return PhaseRequestHeaders, true
+	}
+	for i, n := range PhaseNames {
+		if n == s {
+			return Phase(i), true
+		}
+	}
+	return 0, false
 }
 
 // Outcome is an action with the local response of a deny.
@@ -88,12 +141,16 @@ const (
 	ActionSkip = "skip"
 )
 
+// DefaultStatPrefix is the default StatPrefix.
+const DefaultStatPrefix = "celwasm"
+
 // DefaultDenyBody is the body of a deny without one.
 const DefaultDenyBody = "access denied\n"
 
 var (
 	ruleNameRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$`)
 	headerNameRE = regexp.MustCompile("^[a-z0-9!#$%&'*+.^_`|~-]+$")
+	statPrefixRE = regexp.MustCompile(`^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$`)
 )
 
 // ParseConfig decodes and validates a plugin configuration. Unknown fields
@@ -156,7 +213,17 @@ func (c *Config) validate() error {
 			return fmt.Errorf("ruleHeader %q is not a valid HTTP header name", c.RuleHeader)
 		}
 	}
+	if c.RequestBody == nil {
+		c.RequestBody = &BodyConfig{}
+	}
+	if c.RequestBody.MaxBytes == 0 {
+		c.RequestBody.MaxBytes = DefaultMaxBodyBytes
+	}
+	if c.RequestBody.MaxBytes < 0 || c.RequestBody.MaxBytes > MaxBodyBytes {
+		return fmt.Errorf("requestBody.maxBytes %d is outside 1-%d", c.RequestBody.MaxBytes, MaxBodyBytes)
+	}
 	seen := map[string]bool{}
+	last := PhaseRequestHeaders
 	for i := range c.Rules {
 		r := &c.Rules[i]
 		where := fmt.Sprintf("rule %d", i+1)
@@ -173,11 +240,26 @@ func (c *Config) validate() error {
 		if strings.TrimSpace(r.Expression) == "" {
 			return fmt.Errorf("%s: expression is empty", where)
 		}
+		ph, ok := parsePhase(r.Phase)
+		if !ok {
+			return fmt.Errorf("%s: phase must be \"request_headers\", \"request_body\" or \"response_headers\", got %q", where, r.Phase)
+		}
+		if ph < last {
+			return fmt.Errorf("%s: phase %s after a rule of phase %s; list the rules in phase order (request_headers, request_body, response_headers)", where, ph, last)
+		}
+		last = ph
+		r.Phase = ph.String()
 		o := Outcome{Action: r.Action, Status: r.Status, Body: r.Body}
 		if err := o.normalize(where, c.Defaults, false); err != nil {
 			return err
 		}
 		r.Status, r.Body = o.Status, o.Body
+	}
+	if c.StatPrefix == "" {
+		c.StatPrefix = DefaultStatPrefix
+	}
+	if len(c.StatPrefix) > 128 || !statPrefixRE.MatchString(c.StatPrefix) {
+		return fmt.Errorf("statPrefix %q: want dot-separated words of letters, digits and _", c.StatPrefix)
 	}
 	if c.GCPercent == 0 {
 		c.GCPercent = DefaultGCPercent

@@ -25,13 +25,44 @@ type Filter struct {
 	rules  []compiledRule
 	act    *activation
 	limit  uint64
+	// LastPhase is the last phase with rules (request_headers when there
+	// are none): the defaults decide there. HasPhase tells which phases
+	// have rules.
+	LastPhase Phase
+	HasPhase  [numPhases]bool
 	// Log receives the filter's log lines (evaluation errors at warn).
 	Log func(level abi.LogLevel, msg string)
+	// Count, when set, receives each per-rule event: rule is an index into
+	// Config.Rules.
+	Count func(rule int, c Counter)
 }
+
+// Counter is a per-rule event, counted in the proxy's metrics as
+// <statPrefix>.rule.<rule name>.<Counter name> (docs/proxy-wasm.md).
+type Counter int
+
+const (
+	// CounterMatched: the rule's expression was true (so the rule decided).
+	CounterMatched Counter = iota
+	// CounterAllowed, CounterDenied: requests the rule decided, by
+	// matching or through onError allow / deny when it failed.
+	CounterAllowed
+	CounterDenied
+	// CounterEvalErrors: evaluations that failed (any error, the cost
+	// limit included).
+	CounterEvalErrors
+	// CounterCostLimit: evaluations stopped by the cost limit.
+	CounterCostLimit
+	NumCounters
+)
+
+// CounterNames are the counters' metric name suffixes.
+var CounterNames = [NumCounters]string{"matched", "allowed", "denied", "evaluation_errors", "cost_limit_exceeded"}
 
 type compiledRule struct {
 	Rule
-	prg *engine.Program
+	phase Phase
+	prg   *engine.Program
 }
 
 // Decision is what the filter decided for one request.
@@ -56,6 +87,8 @@ const (
 	DetailsRule    = "celwasm_denied_by_rule"
 	DetailsDefault = "celwasm_denied_by_default"
 	DetailsError   = "celwasm_evaluation_error"
+	// DetailsBodyTooLarge: the request body exceeded requestBody.maxBytes.
+	DetailsBodyTooLarge = "celwasm_request_body_too_large"
 )
 
 // New parses the plugin configuration and compiles every rule. The error
@@ -93,7 +126,13 @@ func New(config []byte) (*Filter, error) {
 		if err := checkAttributes(prg.AST); err != nil {
 			return nil, fmt.Errorf("rule %q: %v", r.Name, err)
 		}
-		f.rules = append(f.rules, compiledRule{Rule: r, prg: prg})
+		ph, _ := parsePhase(r.Phase)
+		if need, what := neededPhase(prg.AST); need > ph {
+			return nil, fmt.Errorf("rule %q: %s exists from phase %s on; the rule's phase is %s", r.Name, what, need, ph)
+		}
+		f.rules = append(f.rules, compiledRule{Rule: r, phase: ph, prg: prg})
+		f.HasPhase[ph] = true
+		f.LastPhase = max(f.LastPhase, ph)
 	}
 	return f, nil
 }
@@ -178,36 +217,112 @@ func dedupe(s []string) []string {
 	return out
 }
 
-// Decide evaluates the rules for one request.
-func (f *Filter) Decide(h Host) (d Decision) {
+// neededPhase returns the earliest phase in which every attribute the
+// checked AST reads exists, and the attribute that needs it.
+func neededPhase(ast *cel.Ast) (Phase, string) {
+	if !ast.IsChecked() {
+		return PhaseRequestHeaders, ""
+	}
+	native := ast.NativeRep()
+	refs := native.ReferenceMap()
+	need, what := PhaseRequestHeaders, ""
+	celast.PreOrderVisit(native.Expr(), celast.NewExprVisitor(func(e celast.Expr) {
+		switch e.Kind() {
+		case celast.IdentKind:
+			if ref, ok := refs[e.ID()]; ok && ref.Name == "response" && e.AsIdent() == "response" {
+				need, what = PhaseResponseHeaders, "response"
+			}
+		case celast.SelectKind:
+			s := e.AsSelect()
+			op := s.Operand()
+			if s.FieldName() == "body" && op.Kind() == celast.IdentKind && op.AsIdent() == "request" && need < PhaseRequestBody {
+				if ref, ok := refs[op.ID()]; ok && ref.Name == "request" {
+					need, what = PhaseRequestBody, "request.body"
+				}
+			}
+		case celast.CallKind:
+			c := e.AsCall()
+			switch c.FunctionName() {
+			case "_[_]", "_[?_]", "_?._":
+				args := c.Args()
+				if len(args) == 2 && args[1].Kind() == celast.LiteralKind && args[0].Kind() == celast.IdentKind &&
+					args[0].AsIdent() == "request" && need < PhaseRequestBody {
+					if s, ok := args[1].AsLiteral().(types.String); ok && s == "body" {
+						need, what = PhaseRequestBody, "request.body"
+					}
+				}
+			}
+		}
+	}))
+	return need, what
+}
+
+// Decide evaluates the rules of every phase for one request, as if all
+// its attributes were there at once (the phases' order and the defaults
+// apply as in Evaluate).
+func (f *Filter) Decide(h Host) Decision {
+	for p := PhaseRequestHeaders; p <= f.LastPhase; p++ {
+		if d, ok := f.Evaluate(h, p); ok {
+			return d
+		}
+	}
+	panic("filter: no decision at the last phase")
+}
+
+// Evaluate evaluates the rules of one phase for a request. decided is
+// false when no rule of the phase matched and a later phase has rules;
+// at LastPhase the defaults decide.
+func (f *Filter) Evaluate(h Host, phase Phase) (d Decision, decided bool) {
 	f.act.reset(h)
 	defer f.act.reset(nil) // drop the request's values
-	for _, r := range f.rules {
+	if d, ok := f.evaluate(phase); ok {
+		return d, true
+	}
+	if phase < f.LastPhase {
+		return Decision{}, false
+	}
+	if f.Config.Defaults.Action == ActionAllow {
+		return Decision{Allow: true}, true
+	}
+	return Decision{Status: f.Config.Defaults.Status, Body: *f.Config.Defaults.Body, Details: DetailsDefault}, true
+}
+
+func (f *Filter) evaluate(phase Phase) (d Decision, decided bool) {
+	for i, r := range f.rules {
+		if r.phase != phase {
+			continue
+		}
 		matched, err := f.eval(r)
 		if err != nil {
+			f.count(i, CounterEvalErrors)
+			if ErrorCode(err) == wire.CodeCostLimit {
+				f.count(i, CounterCostLimit)
+			}
 			f.log(abi.LogWarn, fmt.Sprintf("celwasm: rule %q: %v (onError: %s)", r.Name, err, f.Config.OnError.Action))
 			switch f.Config.OnError.Action {
 			case ActionSkip:
 				continue
 			case ActionAllow:
-				return Decision{Allow: true, Err: err, ErrRule: r.Name}
+				f.count(i, CounterAllowed)
+				return Decision{Allow: true, Err: err, ErrRule: r.Name}, true
 			default:
+				f.count(i, CounterDenied)
 				return Decision{Status: f.Config.OnError.Status, Body: *f.Config.OnError.Body,
-					Details: DetailsError, Err: err, ErrRule: r.Name}
+					Details: DetailsError, Err: err, ErrRule: r.Name}, true
 			}
 		}
 		if !matched {
 			continue
 		}
+		f.count(i, CounterMatched)
 		if r.Action == ActionAllow {
-			return Decision{Allow: true, Rule: r.Name}
+			f.count(i, CounterAllowed)
+			return Decision{Allow: true, Rule: r.Name}, true
 		}
-		return Decision{Status: r.Status, Body: *r.Body, Rule: r.Name, Details: DetailsRule}
+		f.count(i, CounterDenied)
+		return Decision{Status: r.Status, Body: *r.Body, Rule: r.Name, Details: DetailsRule}, true
 	}
-	if f.Config.Defaults.Action == ActionAllow {
-		return Decision{Allow: true}
-	}
-	return Decision{Status: f.Config.Defaults.Status, Body: *f.Config.Defaults.Body, Details: DetailsDefault}
+	return Decision{}, false
 }
 
 func (f *Filter) eval(r compiledRule) (matched bool, err error) {
@@ -225,6 +340,12 @@ func (f *Filter) eval(r compiledRule) (matched bool, err error) {
 		return false, &wire.Error{Code: wire.CodeEval, Message: fmt.Sprintf("the rule evaluated to %s, not a bool", val.Type().TypeName())}
 	}
 	return bool(b), nil
+}
+
+func (f *Filter) count(rule int, c Counter) {
+	if f.Count != nil {
+		f.Count(rule, c)
+	}
 }
 
 func (f *Filter) log(level abi.LogLevel, msg string) {

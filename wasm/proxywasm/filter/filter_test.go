@@ -12,10 +12,22 @@ import (
 
 // fakeHost serves properties serialized as Envoy serializes them.
 type fakeHost struct {
-	props   map[string][]byte
-	headers []abi.Pair
-	calls   []string
-	err     error
+	props       map[string][]byte
+	headers     []abi.Pair
+	body        []byte // nil: no body buffered (before phase request_body)
+	respHeaders []abi.Pair
+	calls       []string
+	err         error
+}
+
+func (h *fakeHost) RequestBody() ([]byte, bool, error) {
+	h.calls = append(h.calls, "body")
+	return h.body, h.body != nil, h.err
+}
+
+func (h *fakeHost) ResponseHeaders() ([]abi.Pair, error) {
+	h.calls = append(h.calls, "response headers")
+	return h.respHeaders, h.err
 }
 
 func (h *fakeHost) Property(path ...string) ([]byte, bool, error) {
@@ -230,7 +242,7 @@ func TestBadConfigurations(t *testing.T) {
 		{`{"rules":[],"defaults":{"action":"skip"}}`, `defaults: action must be`},
 		{`{"rules":[],"ruleHeader":"bad header"}`, "not a valid HTTP header name"},
 		{`{"rules":[{"name":"syntax","expression":"request.path ==","action":"allow"}]}`, `rule "syntax": compile_error`},
-		{`{"rules":[{"name":"undeclared","expression":"response.code == 200","action":"allow"}]}`, "undeclared reference to 'response'"},
+		{`{"rules":[{"name":"undeclared","expression":"response.code == 200","action":"allow"}]}`, "response exists from phase response_headers on"},
 		{`{"rules":[{"name":"typo","expression":"request.pth == '/'","action":"allow"}]}`, "unknown attribute request.pth"},
 		{`{"rules":[{"name":"typo2","expression":"has(source.adress) || request['metod'] == 'GET'","action":"allow"}]}`, "unknown attribute request.metod, source.adress"},
 		{`{"rules":[{"name":"str","expression":"'x' + 'y'","action":"allow"}]}`, "type is string; a rule must be a bool expression"},
@@ -264,4 +276,112 @@ func TestAddressIP(t *testing.T) {
 			t.Errorf("addressIP(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestCounters(t *testing.T) {
+	f := mustNew(t, `{"costLimit":100,"onError":{"action":"deny"},"rules":[
+		{"name":"team","expression":"request.headers[?'x-team'].orValue('') == 'core'","action":"allow"},
+		{"name":"missing","expression":"request.headers['x-none'] == 'y'","action":"allow"},
+		{"name":"costly","expression":"request.path.split('/').all(a, request.path.split('/').all(b, a + b != 'zz'))","action":"allow"}]}`)
+	counts := map[string]int{}
+	f.Count = func(rule int, c Counter) { counts[f.Config.Rules[rule].Name+"."+CounterNames[c]]++ }
+	h := newHost()
+	if d := f.Decide(h); !d.Allow || d.Rule != "team" {
+		t.Fatalf("decision %+v", d)
+	}
+	h.headers = h.headers[:2] // no x-team: "missing" fails, onError deny
+	if d := f.Decide(newHostWith(h)); d.Allow || d.ErrRule != "missing" {
+		t.Fatalf("decision %+v", d)
+	}
+	f.Config.OnError.Action = ActionSkip // then "costly" exceeds the cost limit
+	h.props["request.path"] = []byte("/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p")
+	if d := f.Decide(newHostWith(h)); !d.Allow || d.Rule != "" { // the defaults allow
+		t.Fatalf("decision %+v", d)
+	}
+	want := map[string]int{
+		"team.matched": 1, "team.allowed": 1,
+		"missing.evaluation_errors": 2, "missing.denied": 1,
+		"costly.evaluation_errors": 1, "costly.cost_limit_exceeded": 1,
+	}
+	for k, v := range want {
+		if counts[k] != v {
+			t.Errorf("%s = %d, want %d", k, counts[k], v)
+		}
+	}
+	if len(counts) != len(want) {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
+}
+
+func newHostWith(h *fakeHost) *fakeHost { return &fakeHost{props: h.props, headers: h.headers} }
+
+func TestPhases(t *testing.T) {
+	f := mustNew(t, `{"requestBody":{"maxBytes":1024},"rules":[
+		{"name":"admin","expression":"request.path.startsWith('/admin')","action":"deny"},
+		{"name":"big-order","phase":"request_body","expression":"has(request.body) && has(request.body.qty) && request.body.qty > 10","action":"deny","status":422},
+		{"name":"leak","phase":"response_headers","expression":"response.code == 200 && 'x-secret' in response.headers","action":"deny","status":502}],
+		"defaults":{"action":"allow"}}`)
+	if f.LastPhase != PhaseResponseHeaders || !f.HasPhase[PhaseRequestBody] || f.Config.RequestBody.MaxBytes != 1024 {
+		t.Fatalf("phases: last %v, has %v", f.LastPhase, f.HasPhase)
+	}
+	h := newHost()
+	// Request headers: no match, a later phase has rules.
+	if _, ok := f.Evaluate(h, PhaseRequestHeaders); ok {
+		t.Fatalf("decided at request headers")
+	}
+	// Request body, JSON: rule 2.
+	h.headers = append(h.headers, abi.Pair{Key: "content-type", Value: "application/json; charset=utf-8"})
+	h.body = []byte(`{"qty": 12}`)
+	if d, ok := f.Evaluate(h, PhaseRequestBody); !ok || d.Allow || d.Rule != "big-order" || d.Status != 422 {
+		t.Fatalf("body: %+v %v", d, ok)
+	}
+	h.body = []byte(`{"qty": 2}`)
+	if _, ok := f.Evaluate(h, PhaseRequestBody); ok {
+		t.Fatalf("small order decided")
+	}
+	// A body that is not JSON is absent for a non-JSON content type, an
+	// error for a JSON one.
+	h.body = []byte(`qty=12`)
+	h.headers[len(h.headers)-1].Value = "text/plain"
+	if _, ok := f.Evaluate(h, PhaseRequestBody); ok {
+		t.Fatalf("text body decided")
+	}
+	h.headers[len(h.headers)-1].Value = "application/merge-patch+json"
+	if d, ok := f.Evaluate(h, PhaseRequestBody); !ok || d.Allow || d.ErrRule != "big-order" || !strings.Contains(d.Err.Error(), "not valid JSON") {
+		t.Fatalf("invalid JSON: %+v %v", d, ok)
+	}
+	// Response headers: the last phase, the defaults decide there.
+	h.props["response.code"] = i64(200)
+	h.respHeaders = []abi.Pair{{Key: "X-Secret", Value: "1"}}
+	if d, ok := f.Evaluate(h, PhaseResponseHeaders); !ok || d.Allow || d.Rule != "leak" || d.Status != 502 {
+		t.Fatalf("response: %+v %v", d, ok)
+	}
+	h.respHeaders = nil
+	if d, ok := f.Evaluate(h, PhaseResponseHeaders); !ok || !d.Allow || d.Rule != "" {
+		t.Fatalf("response defaults: %+v %v", d, ok)
+	}
+}
+
+func TestPhaseChecks(t *testing.T) {
+	for _, tc := range []struct{ config, want string }{
+		{`{"rules":[{"name":"r","expression":"response.code == 200","action":"deny"}]}`,
+			`rule "r": response exists from phase response_headers on; the rule's phase is request_headers`},
+		{`{"rules":[{"name":"r","phase":"request_body","expression":"response.code == 200","action":"deny"}]}`,
+			`rule "r": response exists from phase response_headers on; the rule's phase is request_body`},
+		{`{"rules":[{"name":"r","expression":"request.body.qty > 1","action":"deny"}]}`,
+			`rule "r": request.body exists from phase request_body on`},
+		{`{"rules":[{"name":"r","expression":"request['body'] == 1","action":"deny"}]}`,
+			`rule "r": request.body exists from phase request_body on`},
+		{`{"rules":[{"name":"a","phase":"response_headers","expression":"true","action":"deny"},{"name":"b","expression":"true","action":"deny"}]}`,
+			`rule "b": phase request_headers after a rule of phase response_headers`},
+		{`{"rules":[{"name":"a","phase":"response","expression":"true","action":"deny"}]}`, `phase must be`},
+		{`{"requestBody":{"maxBytes":2000000},"rules":[]}`, `requestBody.maxBytes 2000000 is outside`},
+	} {
+		_, err := New([]byte(tc.config))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.config, err, tc.want)
+		}
+	}
+	// In its phase the same rules compile.
+	mustNew(t, `{"rules":[{"name":"r","phase":"response_headers","expression":"response.code == 200 && request.body.x == 1","action":"deny"}]}`)
 }

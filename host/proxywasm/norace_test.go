@@ -1,5 +1,0 @@
-//go:build !race
-
-package proxywasm_test
-
-const raceEnabled = false
