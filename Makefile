@@ -4,6 +4,7 @@
 #   make test    engine natively, the module through wazero and wasmtime-go, CLI, SDKs
 #   make bench   benchmarks → docs/benchmarks.md
 #   make wasm    build/celwasm.wasm (+ .sha256), embedded by the Go host
+#   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -25,7 +26,7 @@ WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.su
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
+.PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
 
 all: wasm cli
 
@@ -55,7 +56,7 @@ demo: $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: test-go repro conformance-go test-proxywasm test-js test-python
+test: test-go repro conformance-go test-proxywasm test-js test-python test-extism
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests. The proxy-wasm filter module is built first so that
@@ -97,6 +98,13 @@ proxywasm-module:
 	$(MAKE) -C wasm/proxywasm module
 test-proxywasm:
 	$(MAKE) -C wasm/proxywasm test
+
+# The Extism plugin: a third module from the same handlers, run by three
+# Extism host SDKs (Go, Python, Node; docs/extism.md).
+extism:
+	$(MAKE) -C wasm/extism plugin
+test-extism:
+	$(MAKE) -C wasm/extism test
 
 test-js: $(EMBED)
 	$(MAKE) -C sdk-js test
