@@ -230,7 +230,11 @@ func run(pluginPath, modulePath, out string, rounds, calls int) error {
 }
 
 func minOf(s []float64) float64 { c := append([]float64(nil), s...); sort.Float64s(c); return c[0] }
-func maxOf(s []float64) float64 { c := append([]float64(nil), s...); sort.Float64s(c); return c[len(c)-1] }
+func maxOf(s []float64) float64 {
+	c := append([]float64(nil), s...)
+	sort.Float64s(c)
+	return c[len(c)-1]
+}
 
 // goSDKVersion and wazeroVersion are the module versions built in.
 func goSDKVersion() string  { return depVersion("github.com/extism/go-sdk") }
