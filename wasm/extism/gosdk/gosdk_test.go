@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/celwasm/celwasm/wasm/abi"
 )
 
 // The plugin under test: CELWASM_EXTISM_PLUGIN (make -C wasm/extism test sets
@@ -176,4 +178,48 @@ func TestMemoryLimit(t *testing.T) {
 		t.Error("the trapped instance still answers")
 	}
 	works(t, instance(t, p))
+}
+
+// Every function answers exactly what the module's handlers answer natively
+// (wasm/abi), byte for byte, for the same sequence of requests: success
+// responses of every kind and errors.
+func TestSameBytesAsHandler(t *testing.T) {
+	in := instance(t, load(t, Options{}))
+	native := abi.NewHandler()
+	const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"webapps.example.com"},` +
+		`"spec":{"group":"example.com","names":{"kind":"WebApp","plural":"webapps","singular":"webapp","listKind":"WebAppList"},"scope":"Namespaced",` +
+		`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object",` +
+		`"x-kubernetes-validations":[{"rule":"self.replicas <= self.maxReplicas","message":"replicas must not exceed maxReplicas"}],` +
+		`"properties":{"replicas":{"type":"integer"},"maxReplicas":{"type":"integer"}}}}}}}]}}`
+	nativeFn := map[string]func([]byte) []byte{
+		"compile": native.Compile, "eval": native.Eval, "eval_batch": native.EvalBatch,
+		"validate": native.Validate, "cost": native.Cost,
+	}
+	// (version: a native test binary reports other dependency versions.)
+	if v := call(t, in, "version", ""); !strings.HasPrefix(v, `{"abi":1,`) || !strings.Contains(v, `"celGo":"v0.29.2"`) {
+		t.Errorf("version: %.300s", v)
+	}
+	for _, c := range [][3]string{
+		{"compile", `{"expression":"self.replicas <= self.maxReplicas","env":{"base":"kubernetes","variables":[{"name":"self","type":"map(string, int)"}]}}`, `{"program":1,`},
+		{"eval", `{"program":1,"activation":{"self":{"replicas":3,"maxReplicas":5}}}`, `{"value":true,`},
+		{"eval", `{"program":1,"activation":{"self":{"replicas":3}}}`, `{"error":{"code":"eval_error"`},
+		{"eval_batch", "{\"program\":1,\"items\":\"activations\"}\n{\"self\":{\"replicas\":1,\"maxReplicas\":2}}\n{\"self\":{\"replicas\":3,\"maxReplicas\":2}}\n{}", "{\"value\":true,\"cost\":5}\n{\"value\":false,\"cost\":5}\n{\"error\":{\"code\":\"eval_error\""},
+		{"compile", `{"cloudEventFilter":{"prefix":{"type":"dev.knative."}}}`, `{"program":2,`},
+		{"eval", `{"program":2,"cloudEvent":{"specversion":"1.0","id":"1","source":"s","type":"dev.knative.x"}}`, `{"value":true,`},
+		{"compile", `{"when":["$(params.branch) == 'main'"]}`, `{"program":3,`},
+		{"eval", `{"program":3,"activation":{"params":{"branch":"main"}}}`, `{"value":true,`},
+		{"validate", `{"crd":` + crd + `,"version":"v1","objects":[{"object":{"apiVersion":"example.com/v1","kind":"WebApp","metadata":{"name":"web","namespace":"shop"},"spec":{"replicas":3,"maxReplicas":2}}}]}`, `{"crd":{"name":"webapps.example.com"`},
+		{"cost", `{"crd":` + crd + `}`, `{"crd":{"name":"webapps.example.com"`},
+		{"compile", `{"expression":"1 +"}`, `{"error":{"code":"compile_error"`},
+		{"eval", `{"program":9}`, `{"error":{"code":"unknown_program"`},
+	} {
+		got := call(t, in, c[0], c[1])
+		want := string(nativeFn[c[0]]([]byte(c[1])))
+		if got != want {
+			t.Errorf("%s %.80s:\nplugin %.300s\nnative %.300s", c[0], c[1], got, want)
+		}
+		if !strings.HasPrefix(got, c[2]) {
+			t.Errorf("%s %.80s: %.300s, want %s...", c[0], c[1], got, c[2])
+		}
+	}
 }
