@@ -126,6 +126,7 @@ bench: $(EMBED) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench
 	$(MAKE) -C wasm/proxywasm bench
+	$(MAKE) -C wasm/extism bench
 
 clean:
 	rm -rf $(BUILD) $(EMBED)
