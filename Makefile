@@ -5,6 +5,7 @@
 #   make bench   benchmarks → docs/benchmarks.md
 #   make wasm    build/celwasm.wasm (+ .sha256), and its compressed copy the Go host embeds
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
+#   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -26,7 +27,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 # Reproducible module build: no paths, no VCS stamp, no build id.
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
+.PHONY: dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
 
 all: wasm cli
 
@@ -60,7 +61,7 @@ demo: $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: check-version test-go repro check-embed conformance-go test-proxywasm test-js test-python test-dist
+test: check-version test-go repro check-embed conformance-go test-proxywasm test-js test-python test-extism test-dist
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests (host/envoy, the filter in Envoy, runs in
@@ -109,6 +110,13 @@ proxywasm-module:
 test-proxywasm:
 	$(MAKE) -C wasm/proxywasm test
 
+# The Extism plugin: a third module from the same handlers, run by three
+# Extism host SDKs (Go, Python, Node; docs/extism.md).
+extism:
+	$(MAKE) -C wasm/extism plugin
+test-extism:
+	$(MAKE) -C wasm/extism test
+
 test-js: $(EMBED)
 	$(MAKE) -C sdk-js test
 
@@ -129,6 +137,7 @@ bench: $(EMBED) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C sdk-js bench
 	$(MAKE) -C sdk-python bench
 	$(MAKE) -C wasm/proxywasm bench
+	$(MAKE) -C wasm/extism bench
 
 # The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
 # dist/celwasm-<version>-py3-none-any.whl and dist/celwasm-<version>.tar.gz (sdist).

@@ -5,6 +5,8 @@
 //	          and the Kubernetes libraries in the same environment, the reference
 //	wazero    the WebAssembly module on wazero
 //	wasmtime  the WebAssembly module on wasmtime-go
+//	extism-go the Extism plugin (-module build/celwasm-extism.wasm) through
+//	          Extism's Go SDK (wasm/extism/gosdk)
 //
 // One module instance runs every test in corpus order; a test's program is
 // freed after it. A call that traps is recorded as a host error and the
@@ -27,10 +29,11 @@ import (
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
 	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/extism/gosdk"
 )
 
 func main() {
-	host := flag.String("host", "native", "native, wazero or wasmtime")
+	host := flag.String("host", "native", "native, wazero, wasmtime or extism-go")
 	dir := flag.String("corpus", "conformance/corpus", "corpus directory")
 	outDir := flag.String("out", "out/conformance", "result directory")
 	wasmPath := flag.String("module", "", "module file (default: the one embedded in the Go host, host/module/celwasm.wasm)")
@@ -73,8 +76,18 @@ func run(host, dir, outDir, wasmPath string) error {
 		}
 		defer eng.Close(context.Background())
 		open = func() (Module, error) { return newInstance(eng) }
+	case "extism-go":
+		if wasmPath == "" {
+			return errors.New("extism-go: -module build/celwasm-extism.wasm is required")
+		}
+		p, err := gosdk.Load(context.Background(), wasmPath, gosdk.Options{})
+		if err != nil {
+			return err
+		}
+		defer p.Close(context.Background())
+		open = func() (Module, error) { return p.Instance(context.Background()) }
 	default:
-		return fmt.Errorf("unknown host %q (native, wazero, wasmtime)", host)
+		return fmt.Errorf("unknown host %q (native, wazero, wasmtime, extism-go)", host)
 	}
 	loaded := time.Since(start)
 	m, err := open()
