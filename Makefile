@@ -22,7 +22,10 @@ EMBED     := host/module/celwasm.wasm
 CLI       := $(BUILD)/celwasm
 WASM_SRCS := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-# Reproducible module build: no paths, no VCS stamp, no build id.
+# Reproducible module build: no paths, no VCS stamp, no build id. The modules
+# build with go.mod plus the replace directives of the patched copies only they
+# link (wasm/third_party/modfile.sh); native code keeps go.mod.
+WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
 .PHONY: all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm
@@ -34,7 +37,8 @@ tools:
 
 $(WASM): $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_GOFLAGS) -o $@.tmp ./wasm/module
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$(WASM): $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
@@ -72,7 +76,8 @@ test-go: $(EMBED) proxywasm-module
 repro: $(WASM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	cp -r wasm go.mod go.sum $$tmp/; \
-	(cd $$tmp && GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_GOFLAGS) -o $$tmp/second.wasm ./wasm/module); \
+	(cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod && \
+	 GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/second.wasm ./wasm/module); \
 	second=$$(sha256sum $$tmp/second.wasm | cut -d' ' -f1); \
 	if [ "$$second" != "$$(cat $(WASM).sha256)" ]; then echo "repro: MISMATCH $$second != $$(cat $(WASM).sha256)"; exit 1; fi; \
 	echo "repro: second clean build has the same sha256 $$second"
@@ -104,7 +109,8 @@ test-python: $(EMBED) $(CLI)
 STAGEBENCH := $(BUILD)/stagebench.wasm
 $(STAGEBENCH): $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./wasm/stagebench/cmd
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) -trimpath -o $@ ./wasm/stagebench/cmd
 
 # Go first: the JS section reads native cel-go figures from the Go section.
 bench: $(EMBED) $(CLI) $(STAGEBENCH)
