@@ -29,9 +29,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
 )
@@ -420,10 +418,12 @@ func authorizerServiceAccount(args ...ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(args[2])
 	}
 
-	if errors := apimachineryvalidation.ValidateServiceAccountName(name, false); len(errors) > 0 {
+	// celwasm patch: apimachineryvalidation.ValidateServiceAccountName (= NameIsDNSSubdomain)
+	// and ValidateNamespaceName (= NameIsDNSLabel), reproduced in names_patch.go.
+	if errors := nameIsDNSSubdomain(name, false); len(errors) > 0 {
 		return types.NewErr("Invalid service account name")
 	}
-	if errors := apimachineryvalidation.ValidateNamespaceName(namespace, false); len(errors) > 0 {
+	if errors := nameIsDNSLabel(namespace, false); len(errors) > 0 {
 		return types.NewErr("Invalid service account namespace")
 	}
 	return authz.serviceAccount(namespace, name)
@@ -647,10 +647,11 @@ func (a authorizerVal) groupCheck(group string) groupCheckVal {
 }
 
 func (a authorizerVal) serviceAccount(namespace, name string) authorizerVal {
-	sa := &serviceaccount.ServiceAccountInfo{Name: name, Namespace: namespace}
+	// celwasm patch: (&serviceaccount.ServiceAccountInfo{Name: name, Namespace: namespace}).UserInfo(),
+	// reproduced in names_patch.go.
 	return authorizerVal{
 		receiverOnlyObjectVal: receiverOnlyVal(AuthorizerType),
-		userInfo:              sa.UserInfo(),
+		userInfo:              serviceAccountUserInfo(namespace, name),
 		authAuthorizer:        a.authAuthorizer,
 	}
 }

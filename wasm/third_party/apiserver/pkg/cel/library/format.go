@@ -25,7 +25,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
@@ -142,17 +141,17 @@ func (*format) ProgramOptions() []cel.ProgramOption {
 var ConstantFormats = map[string]apiservercel.Format{
 	"dns1123Label": {
 		Name:         "DNS1123Label",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNSLabel(s, false) },
+		ValidateFunc: func(s string) []string { return nameIsDNSLabel(s, false) },
 		MaxRegexSize: 30,
 	},
 	"dns1123Subdomain": {
 		Name:         "DNS1123Subdomain",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNSSubdomain(s, false) },
+		ValidateFunc: func(s string) []string { return nameIsDNSSubdomain(s, false) },
 		MaxRegexSize: 60,
 	},
 	"dns1035Label": {
 		Name:         "DNS1035Label",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNS1035Label(s, false) },
+		ValidateFunc: func(s string) []string { return nameIsDNS1035Label(s, false) },
 		MaxRegexSize: 30,
 	},
 	"qualifiedName": {
@@ -163,17 +162,17 @@ var ConstantFormats = map[string]apiservercel.Format{
 
 	"dns1123LabelPrefix": {
 		Name:         "DNS1123LabelPrefix",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNSLabel(s, true) },
+		ValidateFunc: func(s string) []string { return nameIsDNSLabel(s, true) },
 		MaxRegexSize: 30,
 	},
 	"dns1123SubdomainPrefix": {
 		Name:         "DNS1123SubdomainPrefix",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNSSubdomain(s, true) },
+		ValidateFunc: func(s string) []string { return nameIsDNSSubdomain(s, true) },
 		MaxRegexSize: 60,
 	},
 	"dns1035LabelPrefix": {
 		Name:         "DNS1035LabelPrefix",
-		ValidateFunc: func(s string) []string { return apimachineryvalidation.NameIsDNS1035Label(s, true) },
+		ValidateFunc: func(s string) []string { return nameIsDNS1035Label(s, true) },
 		MaxRegexSize: 30,
 	},
 	"labelValue": {
