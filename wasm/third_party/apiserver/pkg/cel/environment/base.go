@@ -30,8 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/library"
-	"k8s.io/apiserver/pkg/util/compatibility"
-	basecompatibility "k8s.io/component-base/compatibility"
+	baseversion "k8s.io/component-base/version"
 )
 
 // DefaultCompatibilityVersion returns a default compatibility version for use with EnvSet
@@ -47,11 +46,18 @@ import (
 // A default version number equal to the current Kubernetes major.minor version
 // indicates fast forward CEL features that can be used when rollback is no longer needed.
 func DefaultCompatibilityVersion() *version.Version {
-	effectiveVer := compatibility.DefaultComponentGlobalsRegistry.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)
-	if effectiveVer == nil {
-		effectiveVer = compatibility.DefaultBuildEffectiveVersion()
+	// celwasm patch: upstream asks compatibility.DefaultComponentGlobalsRegistry (component-base's,
+	// which links component-base/metrics, Prometheus and OpenTelemetry) for the kube component's
+	// effective version. Nothing in the modules registers another or sets flags, so that is the
+	// version registered at init, compatibility.DefaultBuildEffectiveVersion(), whose minimum
+	// compatibility version is its binary version minus one minor, computed here.
+	// Test: base_patch_test.go.
+	binaryVersion := version.MustParse(baseversion.Get().String())
+	if binaryVersion.Major() == 0 && binaryVersion.Minor() == 0 {
+		binaryVersion = version.MustParse(baseversion.DefaultKubeBinaryVersion)
 	}
-	return effectiveVer.MinCompatibilityVersion()
+	compat := binaryVersion.SubtractMinor(1)
+	return version.MajorMinor(compat.Major(), compat.Minor())
 }
 
 var baseOpts = []VersionedOptions{

@@ -38,7 +38,7 @@ func names() []string {
 // k8s.io/apimachinery/pkg/api/validation's, messages included.
 func TestNameHelpersPatchMatchApimachinery(t *testing.T) {
 	helpers := []struct {
-		name             string
+		name              string
 		patched, upstream func(string, bool) []string
 	}{
 		{"NameIsDNSSubdomain", nameIsDNSSubdomain, apimachineryvalidation.NameIsDNSSubdomain},
