@@ -20,11 +20,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/authentication/user"
 )
@@ -150,10 +148,7 @@ type RuleResolver interface {
 	RulesFor(ctx context.Context, user user.Info, namespace string) ([]ResourceRuleInfo, []NonResourceRuleInfo, bool, error)
 }
 
-// RequestAttributesGetter provides a function that extracts Attributes from an http.Request
-type RequestAttributesGetter interface {
-	GetRequestAttributes(user.Info, *http.Request) Attributes
-}
+// celwasm patch: RequestAttributesGetter (an http.Request to Attributes) removed (PATCHES.md).
 
 // AttributesRecord implements Attributes interface.
 type AttributesRecord struct {
@@ -326,16 +321,16 @@ type ConditionsData interface {
 	// GetOperation is the operation being performed
 	GetOperation() AdmissionOperation
 	// GetOperationOptions is the options for the operation being performed
-	GetOperationOptions() runtime.Object
+	GetOperationOptions() any // celwasm patch: runtime.Object (PATCHES.md)
 	// IsDryRun indicates that modifications will definitely not be persisted for this request. This is to prevent
 	// admission controllers with side effects and a method of reconciliation from being overwhelmed.
 	// However, a value of false for this does not mean that the modification will be persisted, because it
 	// could still be rejected by a subsequent validation step.
 	IsDryRun() bool
 	// GetObject is the object from the incoming request. Only populated for CREATE and UPDATE requests.
-	GetObject() runtime.Object
+	GetObject() any // celwasm patch: runtime.Object (PATCHES.md)
 	// GetOldObject is the existing object in storage. Only populated for UPDATE and DELETE requests.
-	GetOldObject() runtime.Object
+	GetOldObject() any // celwasm patch: runtime.Object (PATCHES.md)
 	// GetKind is the type of object being manipulated. For example: Pod
 	GetKind() schema.GroupVersionKind
 	// GetUserInfo is information about the requesting user
