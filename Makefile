@@ -71,7 +71,8 @@ test-go: $(EMBED) proxywasm-module
 	$(GO) test -count=1 -run RefValStack github.com/google/cel-go/interpreter
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
 	$(GO) test -count=1 -modfile=$(WASM_MOD) -run Patch k8s.io/apiserver/pkg/cel/library \
-		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer
+		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer \
+		k8s.io/apimachinery/pkg/api/resource
 	$(GO) test -count=1 -race ./host/...
 
 # Two builds from scratch (fresh build cache, another directory) must give

@@ -21,6 +21,10 @@ func TestAPIServerCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "k8s.io/apiserver", "../apiserver")
 }
 
+func TestAPIMachineryCopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "k8s.io/apimachinery", "../apimachinery")
+}
+
 // upstreamDir is where the go command keeps module's version of go.mod.
 func upstreamDir(t *testing.T, module string) string {
 	cmd := exec.Command("go", "mod", "download", "-json", module)

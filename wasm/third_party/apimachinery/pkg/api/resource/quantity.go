@@ -25,7 +25,6 @@ import (
 	"strconv"
 	"strings"
 
-	cbor "k8s.io/apimachinery/pkg/runtime/serializer/cbor/direct"
 
 	inf "gopkg.in/inf.v0"
 )
@@ -717,11 +716,7 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 	return result, nil
 }
 
-func (q Quantity) MarshalCBOR() ([]byte, error) {
-	// The call to String() should never return the string "<nil>" because the receiver's
-	// address will never be nil.
-	return cbor.Marshal(q.String())
-}
+// celwasm patch: MarshalCBOR removed (PATCHES.md).
 
 // ToUnstructured implements the value.UnstructuredConverter interface.
 func (q Quantity) ToUnstructured() interface{} {
@@ -751,26 +746,7 @@ func (q *Quantity) UnmarshalJSON(value []byte) error {
 	return nil
 }
 
-func (q *Quantity) UnmarshalCBOR(value []byte) error {
-	var s *string
-	if err := cbor.Unmarshal(value, &s); err != nil {
-		return err
-	}
-
-	if s == nil {
-		q.d.Dec = nil
-		q.i = int64Amount{}
-		return nil
-	}
-
-	parsed, err := ParseQuantity(strings.TrimSpace(*s))
-	if err != nil {
-		return err
-	}
-
-	*q = parsed
-	return nil
-}
+// celwasm patch: UnmarshalCBOR removed (PATCHES.md).
 
 // NewDecimalQuantity returns a new Quantity representing the given
 // value in the given format.
