@@ -24,7 +24,10 @@ EMBED     := host/module/celwasm.wasm.zst
 CLI       := $(BUILD)/celwasm
 WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-# Reproducible module build: no paths, no VCS stamp, no build id.
+# Reproducible module build: no paths, no VCS stamp, no build id. The modules
+# build with go.mod plus the replace directives of the patched copies only they
+# link (wasm/third_party/modfile.sh); native code keeps go.mod.
+WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
 .PHONY: dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
@@ -36,7 +39,8 @@ tools:
 
 $(WASM): $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_GOFLAGS) -o $@.tmp ./wasm/module
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$(WASM): $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
@@ -74,6 +78,10 @@ test-go: $(EMBED) proxywasm-module
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	wasm/third_party/check-cel-go.sh
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	$(GO) test -count=1 -modfile=$(WASM_MOD) -run Patch k8s.io/apiserver/pkg/cel/library \
+		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer \
+		k8s.io/apimachinery/pkg/api/resource
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 
 # The committed compressed module must be this tree's reproducible build.
@@ -87,7 +95,8 @@ check-embed: $(EMBED)
 repro: $(WASM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	cp -r wasm wire go.mod go.sum $$tmp/; \
-	(cd $$tmp && GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_GOFLAGS) -o $$tmp/second.wasm ./wasm/module); \
+	(cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod && \
+	 GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/second.wasm ./wasm/module); \
 	second=$$(sha256sum $$tmp/second.wasm | cut -d' ' -f1); \
 	if [ "$$second" != "$$(cat $(WASM).sha256)" ]; then echo "repro: MISMATCH $$second != $$(cat $(WASM).sha256)"; exit 1; fi; \
 	echo "repro: second clean build has the same sha256 $$second"
@@ -128,7 +137,8 @@ test-python: $(EMBED) $(CLI)
 STAGEBENCH := $(BUILD)/stagebench.wasm
 $(STAGEBENCH): $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -o $@ ./wasm/stagebench/cmd
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) -trimpath -o $@ ./wasm/stagebench/cmd
 
 # Go first: the JS section reads native cel-go figures from the Go section.
 bench: $(EMBED) $(CLI) $(STAGEBENCH)

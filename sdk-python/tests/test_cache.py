@@ -102,3 +102,45 @@ def test_other_modules_unused_for_an_hour_are_pruned(tmp_path: Path) -> None:
     m = Module(wasm, cache_dir=cache)  # a compile writes, then prunes
     assert m.cache_path is not None and m.cache_path.exists()
     assert not old.exists() and recent.exists()
+
+
+def test_winch_has_its_own_cache_file(tmp_path: Path, monkeypatch) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    c = Module(wasm, cache_dir=cache)
+    w = Module(wasm, cache_dir=cache, compiler="winch")
+    assert c.compiler == "cranelift" and w.compiler == "winch" and not w.from_cache
+    assert w.cache_path is not None and w.cache_path.name.endswith("-winch.cwasm") and w.cache_path != c.cache_path
+    assert w.cache_path.exists() and c.cache_path is not None
+    assert w.cache_path.read_bytes() != c.cache_path.read_bytes()  # another compiler's code
+    monkeypatch.setenv("CELWASM_COMPILER", "winch")
+    again = Module(wasm, cache_dir=cache)
+    assert again.compiler == "winch" and again.from_cache and again.cache_path == w.cache_path
+    try:
+        Module(wasm, cache_dir=cache, compiler="llvm")
+    except celwasm.InvalidArgumentError:
+        pass
+    else:
+        raise AssertionError("an unknown compiler was accepted")
+
+
+def test_winch_compiles_the_real_module_to_the_same_results(module: celwasm.Module, tmp_path: Path) -> None:
+    # Winch (wasmtime's baseline compiler) compiles the real module several
+    # times faster than Cranelift; the results must be the same bytes.
+    w = Module(module.path, cache_dir=tmp_path, compiler="winch")
+    cases = [
+        ({"self": "map(string, dyn)"}, "self.items.all(i, i.name.startsWith('a')) && quantity(self.q).isLessThan(quantity('1Gi'))",
+         {"self": {"q": "768Mi", "items": [{"name": "a%d" % i} for i in range(20)]}}),
+        ({"x": "dyn"}, "x.map(k, x[k] * 2)", {"x": {"b": 1, "a": 2}}),
+        ({"s": "string"}, "format.dns1123Label().validate(s).hasValue()", {"s": "Not_A-Label-"}),
+    ]
+    rw, rc = celwasm.Runtime(instances=1, module=w), celwasm.Runtime(instances=1, module=module)
+    try:
+        for decls, expr, act in cases:
+            a = rw.env(decls).compile(expr).eval(act)
+            b = rc.env(decls).compile(expr).eval(act)
+            assert (a.json, a.cost) == (b.json, b.cost), expr
+    finally:
+        rw.close()
+        rc.close()

@@ -126,6 +126,10 @@ class Module:
             in the package.
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
+        compiler: ``"cranelift"`` (optimising) or ``"winch"`` (wasmtime's
+            baseline compiler: compiles the module about 4x faster, the code
+            runs about 20% slower, the cache file is ~50% larger); default
+            ``$CELWASM_COMPILER`` or ``"cranelift"``. Each has its own cache file.
 
     Compiling the module takes 15–30 s on two cores; a cached copy
     (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
@@ -145,8 +149,19 @@ class Module:
         TrapError: the module cannot be read or compiled.
     """
 
-    def __init__(self, path: Union[str, "os.PathLike[str]", None] = None, *, cache_dir: Union[str, "os.PathLike[str]", None] = None) -> None:
+    def __init__(
+        self,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        *,
+        cache_dir: Union[str, "os.PathLike[str]", None] = None,
+        compiler: Optional[str] = None,
+    ) -> None:
         t0 = time.perf_counter()
+        if compiler is None:
+            compiler = os.environ.get("CELWASM_COMPILER") or "cranelift"
+        if compiler not in ("cranelift", "winch"):
+            raise InvalidArgumentError("compiler must be 'cranelift' or 'winch', not %r" % (compiler,))
+        self.compiler: str = compiler
         if path is None:
             env = os.environ.get("CELWASM_WASM")
             path = env if env else _packaged_module()
@@ -167,7 +182,12 @@ class Module:
         self.sha256: str = sha
 
         config = wasmtime.Config()
-        config.cranelift_opt_level = "speed"
+        if compiler == "winch":
+            # wasmtime-py's Config.strategy knows only auto/cranelift; the C
+            # API's wasmtime_strategy_t has WINCH = 2 (AUTO 0, CRANELIFT 1).
+            wasmtime._ffi.wasmtime_config_strategy_set(config.ptr(), 2)
+        else:
+            config.cranelift_opt_level = "speed"
         # The interrupt flag is written from a watchdog thread while a call
         # runs, through a pointer into linear memory: the memory must not move
         # (wasmtime reserves the 4 GiB range of a 32-bit memory up front).
@@ -182,7 +202,8 @@ class Module:
         self.cache_path: Optional[Path] = None
         if cdir is not None:
             machine = platform.machine().lower() or "unknown"
-            self.cache_path = cdir / ("%s-wasmtime-%s-%s.cwasm" % (sha, wasmtime_version(), machine))
+            suffix = "-winch" if compiler == "winch" else ""
+            self.cache_path = cdir / ("%s-wasmtime-%s-%s%s.cwasm" % (sha, wasmtime_version(), machine, suffix))
 
         self.from_cache = False
         mod: Optional[wasmtime.Module] = None

@@ -1,0 +1,16 @@
+#!/bin/sh
+# modfile.sh OUT.mod — writes the go.mod (and OUT.sum) that the WebAssembly
+# module builds use (go build -modfile=OUT.mod): the repository's go.mod plus
+# replace directives for the patched copies that only the modules link.
+# Native code — the engine's tests, the hosts and the kube-apiserver reference
+# of the differential test (conformance/crdref) — keeps go.mod, upstream code.
+# See wasm/third_party/*/PATCHES.md and RATIONALE.md.
+# Run from the repository root.
+set -eu
+out=$1
+mkdir -p "$(dirname "$out")"
+cp go.mod "$out.tmp"
+cp go.sum "${out%.mod}.sum"
+${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
+	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery "$out.tmp"
+mv "$out.tmp" "$out"
