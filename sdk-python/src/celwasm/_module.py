@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, List, Optional, Union
+from typing import Any, Callable, List, Optional, Union
 
 import wasmtime
 
@@ -126,6 +126,10 @@ class Module:
             in the package.
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
+        on_compile: called once, before compiling, when nothing usable is
+            cached (a first run: 15–60 s), with the cache directory the
+            compiled code will be written to (None: caching is off). The
+            CLI prints its progress line from it.
 
     Compiling the module takes 15–30 s on two cores; a cached copy
     (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
@@ -145,7 +149,13 @@ class Module:
         TrapError: the module cannot be read or compiled.
     """
 
-    def __init__(self, path: Union[str, "os.PathLike[str]", None] = None, *, cache_dir: Union[str, "os.PathLike[str]", None] = None) -> None:
+    def __init__(
+        self,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        *,
+        cache_dir: Union[str, "os.PathLike[str]", None] = None,
+        on_compile: Optional[Callable[[Optional[Path]], None]] = None,
+    ) -> None:
         t0 = time.perf_counter()
         if path is None:
             env = os.environ.get("CELWASM_WASM")
@@ -202,6 +212,8 @@ class Module:
                     wasm = self.path.read_bytes()
                 except OSError as e:
                     raise TrapError("read module %s: %s" % (self.path, e)) from None
+            if on_compile is not None:
+                on_compile(cdir)
             try:
                 mod = wasmtime.Module(self.engine, wasm)
             except Exception as e:
