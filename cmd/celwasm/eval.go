@@ -16,13 +16,18 @@ import (
 )
 
 // readDocuments reads a file's JSON or YAML documents (wasm/input, which the
-// module's celwasm_input export shares with the other CLIs).
-func readDocuments(r io.Reader) ([][]byte, error) {
-	data, err := io.ReadAll(r)
+// module's celwasm_input export shares with the other CLIs). A file that
+// cannot be read is an OS error; one that does not parse says so.
+func readDocuments(file string) ([][]byte, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return cliinput.Documents(data)
+	docs, err := cliinput.Documents(data)
+	if err != nil {
+		return nil, errors.New(notJSONOrYAML(file, err))
+	}
+	return docs, nil
 }
 
 // maxInputDepth is the module's limit on the nesting of arrays and objects

@@ -38,15 +38,9 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if !checkEngine(stderr, "filter", *engine) {
 		return exitUsage
 	}
-	f, err := os.Open(*filterFile)
+	filters, err := readDocuments(*filterFile)
 	if err != nil {
 		fmt.Fprintln(stderr, "celwasm filter:", err)
-		return exitUsage
-	}
-	filters, err := readDocuments(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintf(stderr, "celwasm filter: %s\n", notJSONOrYAML(*filterFile, err))
 		return exitUsage
 	}
 	if len(filters) == 0 {
@@ -198,15 +192,13 @@ func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	activation := []byte("{}")
 	if *contextFile != "" {
-		f, err := os.Open(*contextFile)
+		docs, err := readDocuments(*contextFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm when:", err)
 			return exitUsage
 		}
-		docs, err := readDocuments(f)
-		f.Close()
-		if err != nil || len(docs) != 1 {
-			fmt.Fprintf(stderr, "error: %s must hold one JSON or YAML document (%v)\n", *contextFile, err)
+		if len(docs) != 1 {
+			fmt.Fprintf(stderr, "celwasm when: %s must hold one JSON or YAML document, not %d\n", *contextFile, len(docs))
 			return exitUsage
 		}
 		activation = docs[0]

@@ -50,6 +50,8 @@ func exitCases(dir string) []exitCase {
 		{[]string{"filter", "--filter", f("badexpr.yaml"), "-i", ev}, "", 1, "Syntax error"},
 		{[]string{"filter", "--filter", f("missing.yaml"), "-i", ev}, "", 2, "no such file or directory"},
 		{[]string{"filter", "--filter", f("bad.yaml"), "-i", ev}, "", 2, " is neither JSON nor YAML ("},
+		{[]string{"filter", "--filter", dir, "-i", ev}, "", 2, "celwasm filter: read " + dir + ": is a directory\n"},
+		{[]string{"eval", "-e", "self", "-i", dir}, "", 2, "celwasm eval: read " + dir + ": is a directory\n"},
 		{[]string{"filter", "--filter", f("empty.yaml"), "-i", ev}, "", 2, "celwasm filter: " + f("empty.yaml") + " holds no filter\n"},
 		{[]string{"filter", "--filter", f("ok.yaml"), "-i", f("missing.json")}, "", 2, "no such file or directory"},
 		{[]string{"filter", "--filter", f("ok.yaml"), "-i", ev, "--engine", "foo"}, "", 2, "celwasm filter: --engine must be wazero or wasmtime\n"},
@@ -59,6 +61,9 @@ func exitCases(dir string) []exitCase {
 		{[]string{"when", "--context", ctx, "-e", "$(params.path) =="}, "", 2, "Syntax error"},
 		{[]string{"when", "--context", f("missing.json"), "-e", "true"}, "", 2, "no such file or directory"},
 		{[]string{"when", "-e", "true", "--engine", "foo"}, "", 2, "celwasm when: --engine must be wazero or wasmtime\n"},
+		{[]string{"when", "--context", f("bad.yaml"), "-e", "true"}, "", 2, "celwasm when: " + f("bad.yaml") + " is neither JSON nor YAML ("},
+		{[]string{"when", "--context", f("two.yaml"), "-e", "true"}, "", 2, "celwasm when: " + f("two.yaml") + " must hold one JSON or YAML document, not 2\n"},
+		{[]string{"when", "--context", dir, "-e", "true"}, "", 2, "celwasm when: read " + dir + ": is a directory\n"},
 
 		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", crdTD + "kep/valid.yaml"}, "", 0, ""},
 		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", crdTD + "kep/invalid.yaml"}, "", 1, ""},
@@ -90,6 +95,7 @@ var exitFiles = map[string]string{
 	"ok.yaml":      "attributes: {type: dev.knative.sources.ping}\n",
 	"badexpr.yaml": "expression: ce.type ==\n",
 	"empty.yaml":   "# nothing\n",
+	"two.yaml":     "a: 1\n---\nb: 2\n",
 }
 
 func writeExitFiles(t *testing.T) string {

@@ -31,6 +31,7 @@ FILES = {
     "ok.yaml": "attributes: {type: dev.knative.sources.ping}\n",
     "badexpr.yaml": "expression: ce.type ==\n",
     "empty.yaml": "# nothing\n",
+    "two.yaml": "a: 1\n---\nb: 2\n",
 }
 
 # (arguments, stdin, exit status); "@name" is a file of FILES.
@@ -67,6 +68,11 @@ CASES: List[Tuple[List[str], Optional[bytes], int]] = [
     (["when", "--context", CTX, "-e", "$(params.path) =="], None, 2),
     (["when", "--context", "@missing.json", "-e", "true"], None, 2),
     (["when", "-e", "true", "--engine", "foo"], None, 2),
+    (["when", "--context", "@bad.yaml", "-e", "true"], None, 2),
+    (["when", "--context", "@two.yaml", "-e", "true"], None, 2),
+    (["when", "--context", "@", "-e", "true"], None, 2),
+    (["filter", "--filter", "@", "-i", EV], None, 2),
+    (["eval", "-e", "self", "-i", "@"], None, 2),
     (["validate", "--crd", CRD + "/kep/crd.yaml", CRD + "/kep/valid.yaml"], None, 0),
     (["validate", "--crd", CRD + "/kep/crd.yaml", CRD + "/kep/invalid.yaml"], None, 1),
     (["validate", "--crd", CRD + "/kep/crd.yaml", "@missing.yaml"], None, 2),

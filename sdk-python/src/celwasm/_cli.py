@@ -636,6 +636,8 @@ def _errno_text(e: OSError) -> str:
 
 
 def _open_error(e: OSError) -> str:
+    if isinstance(e, IsADirectoryError):
+        return "read %s: is a directory" % e.filename  # Go opens a directory and fails to read it
     return "open %s: %s" % (e.filename, _errno_text(e))
 
 
@@ -804,11 +806,11 @@ def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
             return EXIT_USAGE
         try:
             docs = _documents(data)
-            problem = "<nil>"
         except InputError as e:
-            docs, problem = [], str(e)
+            stderr.write("celwasm when: %s\n" % _not_json_or_yaml(opt["context"], e))
+            return EXIT_USAGE
         if len(docs) != 1:
-            stderr.write("error: %s must hold one JSON or YAML document (%s)\n" % (opt["context"], problem))
+            stderr.write("celwasm when: %s must hold one JSON or YAML document, not %d\n" % (opt["context"], len(docs)))
             return EXIT_USAGE
         activation = docs[0]
     try:
