@@ -32,7 +32,7 @@ replaces the old object of the same kind, namespace and name (an update);
 objects without one are creates.
 
 Exit status: 0 if every object is valid, 1 if any is invalid (or the CRD
-would be rejected), 2 on bad usage.
+would be rejected), 2 on bad usage or unreadable input.
 
 Flags:
 `
@@ -47,7 +47,7 @@ calls), and for rules over a limit the maxItems/maxLength/maxProperties
 that would bring them under.
 
 Exit status: 0 if the CRD's rules compile and fit the limits, 1 otherwise,
-2 on bad usage.
+2 on bad usage or unreadable input.
 
 Flags:
 `
@@ -107,7 +107,7 @@ func readObjects(file string, stdin io.Reader) ([]object, error) {
 	}
 	docs, err := cliinput.Objects(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, errors.New(notJSONOrYAML(file, err))
 	}
 	out := make([]object, len(docs))
 	for i, d := range docs {
@@ -141,17 +141,20 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "celwasm validate: --crd and at least one object file are required; -o is text or json")
 		return exitUsage
 	}
+	if !checkEngine(stderr, "validate", *engine) {
+		return exitUsage
+	}
 	crds, err := readCRDs(crdFiles, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "celwasm validate:", err)
-		return exitError
+		return exitUsage
 	}
 	olds := map[objectKey][]byte{}
 	for _, f := range oldFiles {
 		objs, err := readObjects(f, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm validate:", err)
-			return exitError
+			return exitUsage
 		}
 		for _, o := range objs {
 			if k, ok := keyOf(o); ok {
@@ -171,7 +174,7 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		objs, err := readObjects(f, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm validate:", err)
-			return exitError
+			return exitUsage
 		}
 		for _, o := range objs {
 			it := item{object: o, crd: -1, file: f}
@@ -188,7 +191,7 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			items = append(items, it)
 		}
 	}
-	rt, err := newRuntime(ctx, *engine)
+	rt, err := newRuntime(ctx, *engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}
@@ -368,12 +371,15 @@ func cmdCost(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "celwasm cost: --crd is required and takes no arguments; -o is text or json")
 		return exitUsage
 	}
+	if !checkEngine(stderr, "cost", *engine) {
+		return exitUsage
+	}
 	crds, err := readCRDs(crdFiles, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "celwasm cost:", err)
-		return exitError
+		return exitUsage
 	}
-	rt, err := newRuntime(ctx, *engine)
+	rt, err := newRuntime(ctx, *engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}

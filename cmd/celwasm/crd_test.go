@@ -140,9 +140,9 @@ metadata: {name: cm}
 	}{
 		{[]string{"validate", crdTD + "kep/valid.yaml"}, "", 2, "--crd and at least one object file are required"},
 		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml"}, "", 2, "--crd and at least one object file are required"},
-		{[]string{"validate", "--crd", crdTD + "kep/valid.yaml", crdTD + "kep/valid.yaml"}, "", 1, "is not a CustomResourceDefinition"},
-		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", "-"}, "a: [unclosed", 1, "celwasm validate: -: yaml: line 1"},
-		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", "/nonexistent.yaml"}, "", 1, "no such file"},
+		{[]string{"validate", "--crd", crdTD + "kep/valid.yaml", crdTD + "kep/valid.yaml"}, "", 2, "is not a CustomResourceDefinition"},
+		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", "-"}, "a: [unclosed", 2, "celwasm validate: stdin is neither JSON nor YAML (yaml: line 1"},
+		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", "/nonexistent.yaml"}, "", 2, "no such file"},
 		{[]string{"validate", "--crd", "-", "-o", "json", crdTD + "kep/valid.yaml"}, `{"apiVersion":"apiextensions.k8s.io/v1beta1","kind":"CustomResourceDefinition"}`, 1, "invalid_crd: want an apiextensions.k8s.io/v1 CustomResourceDefinition"},
 		{[]string{"cost"}, "", 2, "--crd is required"},
 		{[]string{"validate", "--crd", crdTD + "kep/crd.yaml", "-"}, "just a string\n---\n- a list\n", 1, "-: a document is not an object: \"just a string\""},

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	celwasm "github.com/celwasm/celwasm/host"
 	cliinput "github.com/celwasm/celwasm/wasm/input"
@@ -14,13 +16,77 @@ import (
 )
 
 // readDocuments reads a file's JSON or YAML documents (wasm/input, which the
-// module's celwasm_input export shares with the other CLIs).
-func readDocuments(r io.Reader) ([][]byte, error) {
-	data, err := io.ReadAll(r)
+// module's celwasm_input export shares with the other CLIs). A file that
+// cannot be read is an OS error; one that does not parse says so.
+func readDocuments(file string) ([][]byte, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return cliinput.Documents(data)
+	docs, err := cliinput.Documents(data)
+	if err != nil {
+		return nil, errors.New(notJSONOrYAML(file, err))
+	}
+	return docs, nil
+}
+
+// maxInputDepth is the module's limit on the nesting of arrays and objects
+// in an activation (wasm/codec.MaxDepth); the CLI checks input against it
+// so that a too deep file is reported as such, by name.
+const maxInputDepth = 1000
+
+// nestingDepth is how deep the arrays and objects of a JSON document nest.
+func nestingDepth(doc []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// inputName names a file in messages; "-" is the standard input.
+func inputName(file string) string {
+	if file == "-" {
+		return "stdin"
+	}
+	return file
+}
+
+// notJSONOrYAML is the message for input that does not parse.
+func notJSONOrYAML(file string, err error) string {
+	return fmt.Sprintf("%s is neither JSON nor YAML (%v)", inputName(file), err)
+}
+
+// readsInput reports whether a compile error is an undeclared reference to
+// the input variable (with --activation: to any variable), and its name.
+func readsInput(err error, bind string, activation bool) (string, bool) {
+	var ce *celwasm.Error
+	if !errors.As(err, &ce) || ce.Code != celwasm.CodeCompile {
+		return "", false
+	}
+	const prefix = "undeclared reference to '"
+	for _, is := range ce.Issues {
+		rest, ok := strings.CutPrefix(is.Message, prefix)
+		if !ok {
+			continue
+		}
+		name, _, ok := strings.Cut(rest, "'")
+		if ok && (activation || name == bind) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -52,6 +118,10 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 
+	if !checkEngine(stderr, "eval", ef.engine) {
+		return exitUsage
+	}
+
 	var docs [][]byte
 	if *input != "" {
 		var r io.Reader = stdin
@@ -65,20 +135,27 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			r = f
 		}
 		data, err := io.ReadAll(r)
-		if err == nil {
-			docs, err = cliinput.Documents(data)
-		}
 		if err != nil {
-			fmt.Fprintf(stderr, "error: invalid input %s: %v\n", *input, err)
-			return exitError
+			fmt.Fprintln(stderr, "celwasm eval:", err)
+			return exitUsage
+		}
+		if docs, err = cliinput.Documents(data); err != nil {
+			fmt.Fprintf(stderr, "celwasm eval: %s\n", notJSONOrYAML(*input, err))
+			return exitUsage
+		}
+		for i, d := range docs {
+			if nestingDepth(d) > maxInputDepth {
+				fmt.Fprintf(stderr, "celwasm eval: %s: document %d is nested deeper than the limit of %d\n", inputName(*input), i+1, maxInputDepth)
+				return exitUsage
+			}
 		}
 	}
 	if *at != "" {
 		for i, d := range docs {
 			sub, err := cliinput.Select(d, *at)
 			if err != nil {
-				fmt.Fprintf(stderr, "error: --at %s: document %d: %v\n", *at, i+1, err)
-				return exitError
+				fmt.Fprintf(stderr, "celwasm eval: --at %s: document %d: %v\n", *at, i+1, err)
+				return exitUsage
 			}
 			docs[i] = sub
 		}
@@ -88,8 +165,8 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		for _, d := range docs {
 			keys, err := cliinput.Keys(d)
 			if err != nil {
-				fmt.Fprintln(stderr, "error: --activation needs each document to be a JSON/YAML object")
-				return exitError
+				fmt.Fprintln(stderr, "celwasm eval: --activation needs each document to be a JSON/YAML object")
+				return exitUsage
 			}
 			for _, k := range keys {
 				if !ef.declared(k) {
@@ -102,13 +179,19 @@ func cmdEval(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		opts = append(opts, celwasm.Variable(*bind, "dyn"))
 	}
 
-	rt, err := newRuntime(ctx, ef.engine)
+	rt, err := newRuntime(ctx, ef.engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}
 	defer release(ctx, rt)
 	prg, err := rt.NewEnv(opts...).Compile(ctx, ef.expr)
 	if err != nil {
+		if *input == "" {
+			if name, ok := readsInput(err, *bind, *asActivation); ok {
+				fmt.Fprintf(stderr, "celwasm eval: no input given, and the expression reads '%s': give it with -i FILE (JSON or YAML; - for stdin)\n", name)
+				return exitUsage
+			}
+		}
 		return report(stderr, err)
 	}
 	defer prg.Close()

@@ -35,18 +35,19 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "celwasm filter: --filter FILE is required")
 		return exitUsage
 	}
-	f, err := os.Open(*filterFile)
+	if !checkEngine(stderr, "filter", *engine) {
+		return exitUsage
+	}
+	filters, err := readDocuments(*filterFile)
 	if err != nil {
 		fmt.Fprintln(stderr, "celwasm filter:", err)
 		return exitUsage
 	}
-	filters, err := readDocuments(f)
-	f.Close()
-	if err != nil || len(filters) == 0 {
-		fmt.Fprintf(stderr, "error: invalid filter file %s: %v\n", *filterFile, err)
-		return exitError
+	if len(filters) == 0 {
+		fmt.Fprintf(stderr, "celwasm filter: %s holds no filter\n", *filterFile)
+		return exitUsage
 	}
-	rt, err := newRuntime(ctx, *engine)
+	rt, err := newRuntime(ctx, *engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}
@@ -96,8 +97,8 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		events, err = cliinput.Events(data)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "error: reading events: %v\n", err)
-		return exitError
+		fmt.Fprintf(stderr, "celwasm filter: reading events from %s: %v\n", inputName(*input), err)
+		return exitUsage
 	}
 
 	matched := make([]int, len(prgs))
@@ -186,22 +187,23 @@ func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "celwasm when: at least one -e EXPR is required")
 		return exitUsage
 	}
+	if !checkEngine(stderr, "when", *engine) {
+		return exitUsage
+	}
 	activation := []byte("{}")
 	if *contextFile != "" {
-		f, err := os.Open(*contextFile)
+		docs, err := readDocuments(*contextFile)
 		if err != nil {
 			fmt.Fprintln(stderr, "celwasm when:", err)
 			return exitUsage
 		}
-		docs, err := readDocuments(f)
-		f.Close()
-		if err != nil || len(docs) != 1 {
-			fmt.Fprintf(stderr, "error: %s must hold one JSON or YAML document (%v)\n", *contextFile, err)
+		if len(docs) != 1 {
+			fmt.Fprintf(stderr, "celwasm when: %s must hold one JSON or YAML document, not %d\n", *contextFile, len(docs))
 			return exitUsage
 		}
 		activation = docs[0]
 	}
-	rt, err := newRuntime(ctx, *engine)
+	rt, err := newRuntime(ctx, *engine, stderr)
 	if err != nil {
 		report(stderr, err)
 		return exitUsage

@@ -9,8 +9,18 @@
 //	celwasm cost --crd crd.yaml
 //	celwasm version
 //
-// Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad
-// usage.
+// Exit status, the same for every command (and for python -m celwasm):
+//
+//	0  a result: the value, the type, a valid object, rules within the limits
+//	1  a failure of what was asked: compile or evaluation error, an invalid
+//	   object, a CRD that would be rejected, a rule over a cost limit
+//	2  the command did not run: bad usage (unknown flag, bad flag value,
+//	   --engine other than wasmtime or wazero), or unreadable input (a file
+//	   that cannot be read, is neither JSON nor YAML, nests deeper than 1000,
+//	   or is not what the flag needs; eval with no input for an expression
+//	   that reads it)
+//
+// when is the one exception: it exits 1 for false, so its errors exit 2.
 package main
 
 import (
@@ -24,6 +34,7 @@ import (
 
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/wasmtime"
+	"github.com/celwasm/celwasm/wire"
 )
 
 const usage = `celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
@@ -38,6 +49,9 @@ Usage:
   celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'celwasm COMMAND -h' for a command's flags.
+
+Exit status: 0 a result (valid, within the limits); 1 a compile, evaluation or
+validation failure (when: false); 2 bad usage or unreadable input (when: any error).
 `
 
 func main() {
@@ -179,7 +193,16 @@ var (
 	release    = func(ctx context.Context, rt *celwasm.Runtime) { rt.Close(ctx) }
 )
 
-func openRuntime(ctx context.Context, engine string) (*celwasm.Runtime, error) {
+// checkEngine reports an --engine value other than wazero or wasmtime (exit 2).
+func checkEngine(stderr io.Writer, cmd, engine string) bool {
+	if engine == "wazero" || engine == "wasmtime" {
+		return true
+	}
+	fmt.Fprintf(stderr, "celwasm %s: --engine must be wazero or wasmtime\n", cmd)
+	return false
+}
+
+func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm.Runtime, error) {
 	opts := []celwasm.Option{celwasm.WithInstances(1)}
 	switch engine {
 	case "wazero":
@@ -188,7 +211,29 @@ func openRuntime(ctx context.Context, engine string) (*celwasm.Runtime, error) {
 	default:
 		return nil, fmt.Errorf("--engine must be wazero or wasmtime")
 	}
+	compileNotice(stderr, celwasm.DefaultCacheDir(engine))
 	return celwasm.New(ctx, opts...)
+}
+
+// compileNotice prints one line before a run that must compile the module
+// (15–60 s): the module's cache directory is missing or empty.
+func compileNotice(stderr io.Writer, cacheDir string) {
+	if cacheDir == "" {
+		fmt.Fprintln(stderr, compileLine(""))
+		return
+	}
+	if entries, err := os.ReadDir(cacheDir); err != nil || len(entries) == 0 {
+		fmt.Fprintln(stderr, compileLine(cacheDir))
+	}
+}
+
+// compileLine is the progress line of a first run; python -m celwasm prints
+// the same (with its own cache directory).
+func compileLine(cacheDir string) string {
+	if cacheDir == "" {
+		return "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)"
+	}
+	return "celwasm: compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in " + cacheDir
 }
 
 type multiFlag []string
@@ -220,7 +265,10 @@ func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	rt, err := newRuntime(ctx, *engine)
+	if !checkEngine(stderr, "version", *engine) {
+		return exitUsage
+	}
+	rt, err := newRuntime(ctx, *engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}
@@ -256,7 +304,10 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "celwasm check:", err)
 		return exitUsage
 	}
-	rt, err := newRuntime(ctx, ef.engine)
+	if !checkEngine(stderr, "check", ef.engine) {
+		return exitUsage
+	}
+	rt, err := newRuntime(ctx, ef.engine, stderr)
 	if err != nil {
 		return report(stderr, err)
 	}
@@ -266,6 +317,8 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return report(stderr, err)
 	}
 	defer prg.Close()
+	// JSON keeps numbers (an unbounded estimate is 18446744073709551615);
+	// text prints costs as cost does (wire.FormatCost: "unbounded", 1,234).
 	if *output == "json" {
 		fmt.Fprintf(stdout, `{"outputType":%q`, prg.OutputType)
 		if prg.CostEstimate != nil {
@@ -276,7 +329,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stdout, "type: %s\n", prg.OutputType)
 	if prg.CostEstimate != nil {
-		fmt.Fprintf(stdout, "cost estimate: %d..%d cost units (per-call limit %d)\n", prg.CostEstimate.Min, prg.CostEstimate.Max, celwasm.DefaultCostLimit)
+		fmt.Fprintf(stdout, "cost estimate: %s..%s cost units (per-call limit %s)\n", wire.FormatCost(prg.CostEstimate.Min), wire.FormatCost(prg.CostEstimate.Max), wire.GroupDigits(celwasm.DefaultCostLimit))
 	}
 	return exitOK
 }

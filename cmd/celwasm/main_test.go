@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,11 +20,11 @@ const td = "../../conformance/testdata"
 // TestMain shares one Runtime per engine across the commands the tests run.
 func TestMain(m *testing.M) {
 	shared := map[string]*celwasm.Runtime{}
-	newRuntime = func(ctx context.Context, engine string) (*celwasm.Runtime, error) {
+	newRuntime = func(ctx context.Context, engine string, stderr io.Writer) (*celwasm.Runtime, error) {
 		if rt, ok := shared[engine]; ok {
 			return rt, nil
 		}
-		rt, err := openRuntime(ctx, engine)
+		rt, err := openRuntime(ctx, engine, io.Discard)
 		if err == nil {
 			shared[engine] = rt
 		}

@@ -9,10 +9,18 @@ bytes for the same arguments.
     python -m celwasm cost --crd crd.yaml
     python -m celwasm version
 
-Exit status: 0 on a result, 1 on a compile or evaluation error, 2 on bad usage
-(``when``: 0 true, 1 false, 2 an error; ``validate``: 1 when an object is
-invalid or a CRD would be rejected; ``cost``: 1 when a CRD's rules do not
-compile or exceed a limit).
+Exit status, the same for every command (and for the Go CLI):
+
+- 0: a result: the value, the type, a valid object, rules within the limits;
+- 1: a failure of what was asked: compile or evaluation error, an invalid
+  object, a CRD that would be rejected, a rule over a cost limit;
+- 2: the command did not run: bad usage (unknown flag, bad flag value,
+  ``--engine`` other than wasmtime or wazero), or unreadable input (a file
+  that cannot be read, is neither JSON nor YAML, nests deeper than 1000, or
+  is not what the flag needs; eval with no input for an expression that
+  reads it).
+
+``when`` is the one exception: it exits 1 for false, so its errors exit 2.
 Flags are parsed as Go's ``flag`` package does (``-x``/``--x``, ``-x=v``,
 ``-x v``; parsing stops at the first non-flag argument).
 """
@@ -21,12 +29,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
 from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
 from ._errors import InvalidCRDError
-from ._gocompat import go_parse_uint, go_quote_string
+from ._gocompat import _max_depth, go_parse_uint, go_quote_string
 from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
@@ -41,6 +50,9 @@ Usage:
   python -m celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'python -m celwasm COMMAND -h' for a command's flags.
+
+Exit status: 0 a result (valid, within the limits); 1 a compile, evaluation or
+validation failure (when: false); 2 bad usage or unreadable input (when: any error).
 """
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
@@ -273,6 +285,19 @@ class InputError(ValueError):
 
 
 _rt: Optional[Runtime] = None
+_stderr: IO[str] = sys.stderr
+
+
+def compile_line(cache_dir: Optional[Path]) -> str:
+    """The progress line of a first run (cmd/celwasm compileLine)."""
+    if cache_dir is None:
+        return "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)"
+    return "celwasm: compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in %s" % cache_dir
+
+
+def _compile_notice(cache_dir: Optional[Path]) -> None:
+    _stderr.write(compile_line(cache_dir) + "\n")
+    _stderr.flush()
 
 
 def _runtime() -> Runtime:
@@ -280,8 +305,47 @@ def _runtime() -> Runtime:
     the module's celwasm_input export and then evaluates."""
     global _rt
     if _rt is None or _rt._closed:  # a command's `with rt:` closed it
-        _rt = Runtime(instances=1, module=shared_module())
+        _rt = Runtime(instances=1, module=shared_module(on_compile=_compile_notice))
     return _rt
+
+
+def _check_engine(stderr: IO[str], cmd: str, engine: str) -> bool:
+    """cmd/celwasm checkEngine: an --engine other than wazero or wasmtime is
+    bad usage (exit 2)."""
+    if engine in ("wazero", "wasmtime"):
+        return True
+    stderr.write("celwasm %s: --engine must be wazero or wasmtime\n" % cmd)
+    return False
+
+
+# The module's limit on the nesting of arrays and objects in an activation
+# (wasm/codec.MaxDepth; cmd/celwasm maxInputDepth).
+MAX_INPUT_DEPTH = 1000
+
+
+def _input_name(file: str) -> str:
+    return "stdin" if file == "-" else file
+
+
+def _not_json_or_yaml(file: str, err: BaseException) -> str:
+    return "%s is neither JSON nor YAML (%s)" % (_input_name(file), err)
+
+
+def _reads_input(err: CelError, bind: str, activation: bool) -> Optional[str]:
+    """cmd/celwasm readsInput: the variable of an undeclared reference to the
+    input variable (with --activation: to any variable), or None."""
+    if not isinstance(err, CompileError):
+        return None
+    prefix = "undeclared reference to '"
+    for issue in err.issues:
+        if not issue.message.startswith(prefix):
+            continue
+        rest = issue.message[len(prefix):]
+        if "'" in rest:
+            name = rest[: rest.index("'")]
+            if activation or name == bind:
+                return name
+    return None
 
 
 def _input(op: str, data: bytes, path: Optional[str] = None) -> Tuple[Dict[str, Any], List[bytes]]:
@@ -316,7 +380,8 @@ def run(
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     stderr = stderr if stderr is not None else sys.stderr
-    global _rt
+    global _rt, _stderr
+    _stderr = stderr
     try:
         return _run(args, stdin, stdout, stderr)
     finally:
@@ -359,6 +424,8 @@ def _cmd_version(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int
         fs.parse(args)
     except (_Usage, _Help):
         return EXIT_USAGE
+    if not _check_engine(stderr, "version", engine[0]):
+        return EXIT_USAGE
     try:
         rt = _new_runtime(engine[0])
     except (ValueError, CelError) as e:
@@ -398,6 +465,8 @@ def _cmd_check(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
     except _Usage as e:
         stderr.write("celwasm check: %s\n" % e)
         return EXIT_USAGE
+    if not _check_engine(stderr, "check", ef.engine):
+        return EXIT_USAGE
     try:
         rt = _new_runtime(ef.engine)
     except (ValueError, CelError) as e:
@@ -417,7 +486,7 @@ def _cmd_check(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
                 return EXIT_OK
             s = "type: %s\n" % prg.output_type
             if ce is not None:
-                s += "cost estimate: %d..%d cost units (per-call limit %d)\n" % (ce.min, ce.max, DEFAULT_COST_LIMIT)
+                s += "cost estimate: %s..%s cost units (per-call limit %s)\n" % (_cost_text(ce.min), _cost_text(ce.max), _group(DEFAULT_COST_LIMIT))
             stdout.write(s.encode("utf-8"))
     return EXIT_OK
 
@@ -457,6 +526,9 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
         stderr.write("celwasm eval: %s\n" % e)
         return EXIT_USAGE
 
+    if not _check_engine(stderr, "eval", ef.engine):
+        return EXIT_USAGE
+
     docs: List[bytes] = []
     name = opt["i"]
     if name != "":
@@ -466,29 +538,37 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
             try:
                 with open(name, "rb") as f:
                     data = f.read()
+            except IsADirectoryError:
+                # Go opens a directory and fails to read it.
+                stderr.write("celwasm eval: read %s: is a directory\n" % name)
+                return EXIT_USAGE
             except OSError as e:
-                stderr.write("celwasm eval: open %s: %s\n" % (name, e.strerror or e))
+                stderr.write("celwasm eval: open %s: %s\n" % (name, _errno_text(e)))
                 return EXIT_USAGE
         try:
             docs = _documents(data)
         except InputError as e:
-            stderr.write("error: invalid input %s: %s\n" % (name, e))
-            return EXIT_ERROR
+            stderr.write("celwasm eval: %s\n" % _not_json_or_yaml(name, e))
+            return EXIT_USAGE
+        for i, d in enumerate(docs):
+            if _max_depth(d) > MAX_INPUT_DEPTH:
+                stderr.write("celwasm eval: %s: document %d is nested deeper than the limit of %d\n" % (_input_name(name), i + 1, MAX_INPUT_DEPTH))
+                return EXIT_USAGE
     if opt["at"] != "":
         for i, d in enumerate(docs):
             try:
                 docs[i] = _input("select", d, opt["at"])[1][0]
             except InputError as e:
-                stderr.write("error: --at %s: document %d: %s\n" % (opt["at"], i + 1, e))
-                return EXIT_ERROR
+                stderr.write("celwasm eval: --at %s: document %d: %s\n" % (opt["at"], i + 1, e))
+                return EXIT_USAGE
     # Undeclared input variables are declared dyn.
     if opt["activation"]:
         for d in docs:
             try:
                 keys = [json.loads(k) for k in _input("keys", d)[1]]
             except InputError:
-                stderr.write("error: --activation needs each document to be a JSON/YAML object\n")
-                return EXIT_ERROR
+                stderr.write("celwasm eval: --activation needs each document to be a JSON/YAML object\n")
+                return EXIT_USAGE
             for k in keys:
                 if not ef.declared(k):
                     ef.vars.append(k + "=dyn")
@@ -504,6 +584,11 @@ def _cmd_eval(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
         try:
             prg = Env(variables, runtime=rt, **kw).compile(ef.expr)
         except CelError as e:
+            if name == "":
+                var = _reads_input(e, opt["bind"], opt["activation"])
+                if var is not None:
+                    stderr.write("celwasm eval: no input given, and the expression reads '%s': give it with -i FILE (JSON or YAML; - for stdin)\n" % var)
+                    return EXIT_USAGE
             return _report(stderr, e)
         with prg:
             activations: List[bytes] = []
@@ -545,8 +630,15 @@ def _read_file(path: str) -> bytes:
         return f.read()
 
 
+def _errno_text(e: OSError) -> str:
+    """Go's text for an OS error (syscall.Errno's)."""
+    return _ERRNO_TEXT.get(e.errno or 0) or (e.strerror or str(e)).lower()
+
+
 def _open_error(e: OSError) -> str:
-    return "open %s: %s" % (e.filename, e.strerror or e)
+    if isinstance(e, IsADirectoryError):
+        return "read %s: is a directory" % e.filename  # Go opens a directory and fails to read it
+    return "open %s: %s" % (e.filename, _errno_text(e))
 
 
 def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
@@ -575,6 +667,8 @@ def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr
     if opt["filter"] == "" or fs.args:
         stderr.write("celwasm filter: --filter FILE is required\n")
         return EXIT_USAGE
+    if not _check_engine(stderr, "filter", opt["engine"]):
+        return EXIT_USAGE
     try:
         data = _read_file(opt["filter"])
     except OSError as e:
@@ -582,12 +676,12 @@ def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr
         return EXIT_USAGE
     try:
         filters = _documents(data)
-        problem = "<nil>"
     except InputError as e:
-        filters, problem = [], str(e)
+        stderr.write("celwasm filter: %s\n" % _not_json_or_yaml(opt["filter"], e))
+        return EXIT_USAGE
     if not filters:
-        stderr.write("error: invalid filter file %s: %s\n" % (opt["filter"], problem))
-        return EXIT_ERROR
+        stderr.write("celwasm filter: %s holds no filter\n" % opt["filter"])
+        return EXIT_USAGE
     try:
         rt = _new_runtime(opt["engine"])
     except (ValueError, CelError) as e:
@@ -625,8 +719,8 @@ def _cmd_filter(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr
             try:
                 events = _input("events", raw)[1]
             except InputError as e:
-                stderr.write("error: reading events: %s\n" % e)
-                return EXIT_ERROR
+                stderr.write("celwasm filter: reading events from %s: %s\n" % (_input_name(opt["i"]), e))
+                return EXIT_USAGE
             return _filter_events(prgs, events, opt, stdout, stderr)
         finally:
             for prg in prgs:
@@ -701,6 +795,8 @@ def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
     if not exprs or fs.args:
         stderr.write("celwasm when: at least one -e EXPR is required\n")
         return EXIT_USAGE
+    if not _check_engine(stderr, "when", opt["engine"]):
+        return EXIT_USAGE
     activation = b"{}"
     if opt["context"] != "":
         try:
@@ -710,11 +806,11 @@ def _cmd_when(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int:
             return EXIT_USAGE
         try:
             docs = _documents(data)
-            problem = "<nil>"
         except InputError as e:
-            docs, problem = [], str(e)
+            stderr.write("celwasm when: %s\n" % _not_json_or_yaml(opt["context"], e))
+            return EXIT_USAGE
         if len(docs) != 1:
-            stderr.write("error: %s must hold one JSON or YAML document (%s)\n" % (opt["context"], problem))
+            stderr.write("celwasm when: %s must hold one JSON or YAML document, not %d\n" % (opt["context"], len(docs)))
             return EXIT_USAGE
         activation = docs[0]
     try:
@@ -761,7 +857,7 @@ replaces the old object of the same kind, namespace and name (an update);
 objects without one are creates.
 
 Exit status: 0 if every object is valid, 1 if any is invalid (or the CRD
-would be rejected), 2 on bad usage.
+would be rejected), 2 on bad usage or unreadable input.
 
 Flags:
 """
@@ -776,7 +872,7 @@ calls), and for rules over a limit the maxItems/maxLength/maxProperties
 that would bring them under.
 
 Exit status: 0 if the CRD's rules compile and fit the limits, 1 otherwise,
-2 on bad usage.
+2 on bad usage or unreadable input.
 
 Flags:
 """
@@ -802,8 +898,7 @@ def _read_input(file: str, stdin: IO[bytes]) -> bytes:
         # Go opens a directory and fails to read it.
         raise _CLIError("%s: read %s: is a directory" % (file, file)) from None
     except OSError as e:
-        text = _ERRNO_TEXT.get(e.errno or 0) or (e.strerror or str(e)).lower()
-        raise _CLIError("open %s: %s" % (file, text)) from None
+        raise _CLIError("open %s: %s" % (file, _errno_text(e))) from None
 
 
 _Object = Tuple[bytes, Dict[str, Any]]
@@ -817,7 +912,7 @@ def _read_objects(file: str, stdin: IO[bytes]) -> List[_Object]:
     try:
         head, docs = _input("objects", data)
     except InputError as e:
-        raise _CLIError("%s: %s" % (file, e)) from None
+        raise _CLIError(_not_json_or_yaml(file, e)) from None
     return list(zip(docs, head.get("objects") or []))
 
 
@@ -938,6 +1033,8 @@ def _cmd_validate(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stde
     if not crd_files or not fs.args or opt["o"] not in ("text", "json"):
         stderr.write("celwasm validate: --crd and at least one object file are required; -o is text or json\n")
         return EXIT_USAGE
+    if not _check_engine(stderr, "validate", opt["engine"]):
+        return EXIT_USAGE
     try:
         crds = _read_crds(crd_files, stdin)
         olds: Dict[_Key, bytes] = {}
@@ -955,7 +1052,7 @@ def _cmd_validate(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stde
                 items.append((d, _lookup_old(olds, k) if ci >= 0 else None, ci, f, info))
     except _CLIError as e:
         stderr.write("celwasm validate: %s\n" % e)
-        return EXIT_ERROR
+        return EXIT_USAGE
     try:
         rt = _new_runtime(opt["engine"])
     except (ValueError, CelError) as e:
@@ -1028,11 +1125,13 @@ def _cmd_cost(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: 
     if not crd_files or fs.args or opt["o"] not in ("text", "json"):
         stderr.write("celwasm cost: --crd is required and takes no arguments; -o is text or json\n")
         return EXIT_USAGE
+    if not _check_engine(stderr, "cost", opt["engine"]):
+        return EXIT_USAGE
     try:
         crds = _read_crds(crd_files, stdin)
     except _CLIError as e:
         stderr.write("celwasm cost: %s\n" % e)
-        return EXIT_ERROR
+        return EXIT_USAGE
     try:
         rt = _new_runtime(opt["engine"])
     except (ValueError, CelError) as e:

@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, List, Optional, Union
+from typing import Any, Callable, List, Optional, Union
 
 import wasmtime
 
@@ -130,6 +130,10 @@ class Module:
             baseline compiler: compiles the module about 4x faster, the code
             runs about 20% slower, the cache file is ~50% larger); default
             ``$CELWASM_COMPILER`` or ``"cranelift"``. Each has its own cache file.
+        on_compile: called once, before compiling, when nothing usable is
+            cached (a first run: 15–60 s), with the cache directory the
+            compiled code will be written to (None: caching is off). The
+            CLI prints its progress line from it.
 
     Compiling the module takes 15–30 s on two cores; a cached copy
     (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
@@ -155,6 +159,7 @@ class Module:
         *,
         cache_dir: Union[str, "os.PathLike[str]", None] = None,
         compiler: Optional[str] = None,
+        on_compile: Optional[Callable[[Optional[Path]], None]] = None,
     ) -> None:
         t0 = time.perf_counter()
         if compiler is None:
@@ -223,6 +228,8 @@ class Module:
                     wasm = self.path.read_bytes()
                 except OSError as e:
                     raise TrapError("read module %s: %s" % (self.path, e)) from None
+            if on_compile is not None:
+                on_compile(cdir)
             try:
                 mod = wasmtime.Module(self.engine, wasm)
             except Exception as e:

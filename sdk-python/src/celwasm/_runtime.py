@@ -13,7 +13,8 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _module
 from ._errors import (
@@ -534,12 +535,13 @@ _shared_module: Optional[Module] = None
 _default_runtime: Optional[Runtime] = None
 
 
-def shared_module() -> Module:
-    """The process-wide packaged module, loaded on first use (cache-aware)."""
+def shared_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None) -> Module:
+    """The process-wide packaged module, loaded on first use (cache-aware);
+    ``on_compile`` as for :class:`Module`, if this call loads it."""
     global _shared_module
     with _shared_lock:
         if _shared_module is None:
-            _shared_module = Module()
+            _shared_module = Module(on_compile=on_compile)
         return _shared_module
 
 
