@@ -30,7 +30,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
+.PHONY: fuzz dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
 
 all: wasm cli
 
@@ -165,6 +165,14 @@ dist: check-version $(EMBED)
 # `make dist` built, installed outside the tree.
 test-dist: dist
 	python3 scripts/doc_examples.py dist
+
+# Go native fuzzing of every export's request handler (wasm/abi/fuzz_test.go), each target for
+# FUZZTIME. `make test` runs the targets over their seed corpus (go test); a crasher found here
+# lands in wasm/abi/testdata/fuzz/ and from then on runs in make test as a regression case.
+FUZZ_TARGETS := FuzzCompile FuzzEval FuzzEvalBatch FuzzFilter FuzzWhen FuzzValidate FuzzCost
+FUZZTIME ?= 60s
+fuzz:
+	for t in $(FUZZ_TARGETS); do $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./wasm/abi || exit 1; done
 
 check-version:
 	python3 scripts/version.py check

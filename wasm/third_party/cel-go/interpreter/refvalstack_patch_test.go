@@ -107,5 +107,5 @@ func TestRefValStackPatchKeepsBehaviour(t *testing.T) {
 
 type stubInterpretable struct{ idArg }
 
-func (stubInterpretable) Eval(Activation) ref.Val      { return nil }
-func (stubInterpretable) Exec(*ExecutionFrame) ref.Val { return nil }
+func (stubInterpretable) Eval(Activation) ref.Val           { return nil }
+func (stubInterpretable) Exec(*ExecutionFrame) ref.Val      { return nil }

@@ -451,3 +451,4 @@ argloop:
 	}
 	return result, true
 }
+
