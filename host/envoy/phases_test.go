@@ -69,7 +69,9 @@ func TestEnvoyPhases(t *testing.T) {
 	if r.status != 502 || r.body != "response withheld\n" || r.header.Get("X-Secret") != "" || r.header.Get("X-Celwasm-Rule") != "leak" {
 		t.Errorf("leaking response: %d %q %v", r.status, r.body, r.header)
 	}
-	if be.Hits.Load() != hits+1 {
+	// At least once: a request denied at its body above may reach the
+	// backend late (its upstream request had opened; docs/proxy-wasm.md).
+	if be.Hits.Load() < hits+1 {
 		t.Errorf("the backend was not asked")
 	}
 	r = do(t, "GET", proxy+"/data", map[string][]string{"X-Backend-Status": {"418"}, "X-Backend-Header": {"X-Secret: 1"}}, "")
