@@ -32,7 +32,8 @@ var dialects = []*dialect{
 		toCEL: func(r *wire.CompileRequest) (string, error) {
 			return events.FilterToCEL(gjson.ParseBytes(r.CloudEventFilter))
 		},
-		variables: map[string]string{events.EventVariable: "map(string, dyn)", events.DataVariable: "dyn"},
+		variables: map[string]string{events.EventVariable: "map(string, dyn)", events.DataVariable: "dyn",
+			events.AttributesVariable: "map(string, dyn)", events.CESQLVariable: "map(string, bool)"},
 	},
 	{
 		// Tekton when expressions (package tekton).

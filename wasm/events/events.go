@@ -69,6 +69,7 @@ func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
 		}
 	}
 	a.Bind(EventVariable, ce)
+	bindKnative(a.Bind, ev)
 	if data != nil {
 		a.Bind(DataVariable, data)
 	}
