@@ -41,7 +41,7 @@ var dialects = []*dialect{
 		given:     func(r *wire.CompileRequest) bool { return r.When != nil },
 		toCEL:     func(r *wire.CompileRequest) (string, error) { return tekton.WhenToCEL(r.When) },
 		variables: tekton.VariableTypes(),
-		prepare:   tekton.NumericResults,
+		prepare:   tekton.BindSubstituted,
 	},
 }
 
