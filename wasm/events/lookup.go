@@ -223,7 +223,7 @@ func (c *cesqlMap) Find(key ref.Val) (ref.Val, bool) {
 	}
 	return types.Bool(c.view.passes(string(s))), true
 }
-func (c *cesqlMap) Get(key ref.Val) ref.Val    { v, _ := c.Find(key); return v }
+func (c *cesqlMap) Get(key ref.Val) ref.Val      { v, _ := c.Find(key); return v }
 func (c *cesqlMap) Contains(key ref.Val) ref.Val { return types.Bool(true) }
 
 var parsedCESQL sync.Map // expression text → cesql.Expression

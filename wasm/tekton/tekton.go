@@ -513,8 +513,6 @@ func VariableTypes() map[string]string {
 	return out
 }
 
-
-
 // WhenEntries turns a JSON when list's items (a string: a cel entry; an
 // object: a WhenExpression) into WhenToCEL's entries.
 func WhenEntries(items []json.RawMessage) []string {
