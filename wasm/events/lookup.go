@@ -38,7 +38,8 @@ const (
 
 // sdkEvent is the event as Knative receives it: the CloudEvents Go SDK's
 // decoding of the HTTP request (structured mode for a JSON event, binary
-// mode for a {"headers", "body"} envelope).
+// mode for a {"headers", "body"} envelope), validated as the broker's
+// ingress validates it.
 func sdkEvent(ev gjson.Result) (*event.Event, error) {
 	header := nethttp.Header{}
 	var body []byte
@@ -68,7 +69,15 @@ func sdkEvent(ev gjson.Result) (*event.Event, error) {
 	}
 	msg := cehttp.NewMessage(header, io.NopCloser(bytes.NewReader(body)))
 	defer msg.Finish(nil)
-	return binding.ToEvent(context.Background(), msg)
+	e, err := binding.ToEvent(context.Background(), msg)
+	if err != nil {
+		return nil, err
+	}
+	// Knative's broker ingress refuses (400) events that do not validate.
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // lookupAttributes is LookupAttribute's view of the event as a map.
