@@ -142,7 +142,7 @@ func (l *lazyMap) mapper() (traits.Mapper, ref.Val) {
 	if l.m == nil && l.err == nil {
 		m, err := l.build()
 		if err != nil {
-			l.err = types.NewErr("cloud event: %v", err)
+			l.err = types.NewErr("cloud event: Knative's broker would refuse this event: %v", err)
 		} else {
 			l.m = m
 		}
@@ -228,7 +228,7 @@ func (c *cesqlMap) Find(key ref.Val) (ref.Val, bool) {
 		return types.MaybeNoSuchOverloadErr(key), true
 	}
 	if _, err := c.view.get(); err != nil {
-		return types.NewErr("cloud event: %v", err), true
+		return types.NewErr("cloud event: Knative's broker would refuse this event: %v", err), true
 	}
 	return types.Bool(c.view.passes(string(s))), true
 }
