@@ -305,4 +305,3 @@ func TestWhenExpressions(t *testing.T) {
 		t.Errorf("explain: %q", errs)
 	}
 }
-

@@ -8,6 +8,8 @@ import (
 	"io"
 	nethttp "net/http"
 	"reflect"
+	"sort"
+	"strings"
 	"sync"
 
 	cesql "github.com/cloudevents/sdk-go/sql/v2"
@@ -75,7 +77,11 @@ func sdkEvent(ev gjson.Result) (*event.Event, error) {
 	}
 	// Knative's broker ingress refuses (400) events that do not validate.
 	if err := e.Validate(); err != nil {
-		return nil, err
+		// A ValidationError is a map: one line per attribute, sorted here
+		// so that the message is the same on every run.
+		lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+		sort.Strings(lines)
+		return nil, errString(strings.Join(lines, "; "))
 	}
 	return e, nil
 }
