@@ -50,21 +50,21 @@ PIPELINE_CONTEXT = (TESTDATA / "tekton" / "pipelinerun-context.json").read_text(
 REJECTED_FILTERS: List[Any] = [
     {"attributes": {"type": "a"}, "expression": "ce.type == 'a'"},
     {"regex": {"type": "a"}},
-    {"exact": {"type": "a", "source": "b"}},
-    {"cesql": "type = 'a'"},
-    {"spec": {"filter": {"attributes": {"type": "a"}}, "filters": [{"exact": {"type": "a"}}]}},
+    {"exact": {"Type": "a"}},
+    {"cesql": "type = "},
+    {"exact": {"type": "a"}, "prefix": {"type": "b"}},
     {"expression": "ce.type =="},
     {"expression": "ce.type"},
     {"expression": "   "},
-    {"spec": {"broker": "default"}},
+    {"spec": {"filters": {}}},
     "not a filter",
 ]
 MALFORMED_EVENTS = [
-    '{"specversion":"1.0","type":"a"}',
+    '{"specversion":"1.0","id":"1","source":"/s","type":"a"}',
     "{not json",
     '{"no":"specversion"}',
     '{"headers":{"ce-specversion":"1.0","ce-type":"a","content-type":"application/json"},"body":"{bad"}',
-    '{"specversion":"1.0","type":"b"}',
+    '{"specversion":"1.0","id":"2","source":"/s","type":"b"}',
 ]
 BINARY_EVENTS: List[Dict[str, Any]] = [
     {"headers": {"ce-specversion": "1.0", "ce-id": "b1", "ce-source": "/s", "ce-type": "a", "content-type": "application/json"}, "body": '{"n": 2, "s": "x"}'},

@@ -27,21 +27,21 @@ const PIPELINE_CONTEXT = readFileSync(join(td, 'tekton', 'pipelinerun-context.js
 const REJECTED_FILTERS = [
   { attributes: { type: 'a' }, expression: "ce.type == 'a'" },
   { regex: { type: 'a' } },
-  { exact: { type: 'a', source: 'b' } },
-  { cesql: "type = 'a'" },
-  { spec: { filter: { attributes: { type: 'a' } }, filters: [{ exact: { type: 'a' } }] } },
+  { exact: { Type: 'a' } },
+  { cesql: 'type = ' },
+  { exact: { type: 'a' }, prefix: { type: 'b' } },
   { expression: 'ce.type ==' },
   { expression: 'ce.type' },
   { expression: '   ' },
-  { spec: { broker: 'default' } },
+  { spec: { filters: {} } },
   'not a filter',
 ];
 const MALFORMED_EVENTS = [
-  '{"specversion":"1.0","type":"a"}',
+  '{"specversion":"1.0","id":"1","source":"/s","type":"a"}',
   '{not json',
   '{"no":"specversion"}',
   '{"headers":{"ce-specversion":"1.0","ce-type":"a","content-type":"application/json"},"body":"{bad"}',
-  '{"specversion":"1.0","type":"b"}',
+  '{"specversion":"1.0","id":"2","source":"/s","type":"b"}',
 ];
 // Binary-mode envelopes beyond the fixtures: base64 bodies, percent-encoding, header case,
 // content types, a missing specversion.
