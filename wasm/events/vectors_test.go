@@ -10,6 +10,7 @@ import (
 	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/celwasm/celwasm/wire"
 
+	"github.com/google/cel-go/common/types"
 	"github.com/tidwall/gjson"
 )
 
@@ -82,5 +83,36 @@ func TestFilterVectors(t *testing.T) {
 		if want := map[bool]string{true: "true", false: "false"}[*c.Deliver]; string(b) != want {
 			t.Errorf("%s: %s = %s, want %s", c.Name, expr, b, want)
 		}
+	}
+}
+
+// BenchmarkFilter: one structured event through an expression filter (ce,
+// no SDK decoding), an exact filter (attrs: the SDK decodes the event) and
+// a cesql filter.
+func BenchmarkFilter(b *testing.B) {
+	t := &testing.T{}
+	env := filterEnv(t)
+	ev := gjson.Parse(`{"specversion":"1.0","type":"dev.knative.example","source":"knativesource","id":"1","myextension":"my-extension-value","datacontenttype":"application/json","data":{"msg":"hello"}}`)
+	for _, f := range []struct{ name, filter string }{
+		{"expression", `{"expression":"ce.type == 'dev.knative.example' && ce.source == 'knativesource'"}`},
+		{"exact", `{"exact":{"type":"dev.knative.example","source":"knativesource"}}`},
+		{"cesql", `{"cesql":"type = 'dev.knative.example' AND source = 'knativesource'"}`},
+	} {
+		expr, err := FilterToCEL(gjson.Parse(f.filter))
+		if err != nil {
+			b.Fatal(err)
+		}
+		prg, err := env.Compile(expr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(f.name, func(b *testing.B) {
+			for b.Loop() {
+				act, _ := Activation(env, ev)
+				if v, _, err := prg.Eval(act, 0); err != nil || v != types.True {
+					b.Fatal(v, err)
+				}
+			}
+		})
 	}
 }
