@@ -117,6 +117,81 @@ func lookupAttributes(e *event.Event) map[string]any {
 	return m
 }
 
+// lookupOne is LookupAttribute for one name, without building the map.
+func lookupOne(e *event.Event, name string) (any, bool) {
+	switch name {
+	case "specversion":
+		return e.SpecVersion(), true
+	case "type":
+		return e.Type(), true
+	case "source":
+		return e.Source(), true
+	case "subject":
+		return e.Subject(), true
+	case "id":
+		return e.ID(), true
+	case "time":
+		t, _ := e.Time().MarshalText()
+		return string(t), true
+	case "dataschema", "schemaurl":
+		return e.DataSchema(), true
+	case "datacontenttype":
+		return e.DataContentType(), true
+	case "datamediatype":
+		return e.DataMediaType(), true
+	case "datacontentencoding":
+		return e.DeprecatedDataContentEncoding(), true
+	}
+	v, ok := e.Extensions()[name]
+	if !ok {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case string, bool:
+		return x, true
+	}
+	return fmt.Sprint(v), true
+}
+
+// attrsMap answers attrs.NAME with lookupOne; iteration builds the whole map.
+type attrsMap struct {
+	lazyMap
+	view *knativeView
+}
+
+func (a *attrsMap) Find(key ref.Val) (ref.Val, bool) {
+	k, ok := key.(types.String)
+	if !ok {
+		return nil, false
+	}
+	e, err := a.view.get()
+	if err != nil {
+		return types.NewErr("cloud event: Knative's broker would refuse this event: %v", err), true
+	}
+	v, found := lookupOne(e, string(k))
+	if !found {
+		return nil, false
+	}
+	return types.DefaultTypeAdapter.NativeToValue(v), true
+}
+
+func (a *attrsMap) Get(key ref.Val) ref.Val {
+	if v, ok := a.Find(key); ok {
+		return v
+	}
+	return types.NewErr("no such key: %v", key)
+}
+
+func (a *attrsMap) Contains(key ref.Val) ref.Val {
+	v, ok := a.Find(key)
+	if types.IsError(v) {
+		return v
+	}
+	return types.Bool(ok)
+}
+
 // knativeView builds, on first use, the SDK event of one CloudEvent and
 // the two maps read from it.
 type knativeView struct {
@@ -293,13 +368,13 @@ func (e errString) Error() string { return string(e) }
 // bindKnative binds attrs and cesql, both computed on first read.
 func bindKnative(bind func(string, ref.Val), ev gjson.Result) {
 	view := &knativeView{raw: ev}
-	bind(AttributesVariable, &lazyMap{build: func() (traits.Mapper, error) {
+	bind(AttributesVariable, &attrsMap{view: view, lazyMap: lazyMap{build: func() (traits.Mapper, error) {
 		e, err := view.get()
 		if err != nil {
 			return nil, err
 		}
 		return types.DefaultTypeAdapter.NativeToValue(lookupAttributes(e)).(traits.Mapper), nil
-	}})
+	}}})
 	empty := func() (traits.Mapper, error) {
 		return types.DefaultTypeAdapter.NativeToValue(map[string]bool{}).(traits.Mapper), nil
 	}
