@@ -60,11 +60,11 @@ run eval --bind ce -e 'ce.github.repository == "eventing"' -i "$TD/cloudevents/g
 run eval --bind ce -e 'ce.type == "dev.knative.observation" && ce.data.latency > 300.0' -i "$TD/cloudevents/observation.json"
 run eval --bind ce -e 'ce.data.pull_request.labels.map(l, l.name)' -i "$TD/cloudevents/github-pull-request.json" -o text
 
-echo; echo "== A Knative trigger filter over CloudEvents (structured and binary mode), batch-evaluated"
-run filter --explain --filter "$TD/filters/14-dotted-extension-attributes.yaml" -i "$TD/cloudevents/events.ndjson"
+echo; echo "== A Knative Trigger (exact + CESQL) over CloudEvents (structured, binary and batched mode), batch-evaluated"
+run filter --explain --filter "$TD/knative/trigger.yaml" -i "$TD/knative/events.ndjson"
 
 echo; echo "== Tekton when expressions (TEP-0145) against a PipelineRun context"
-run when --explain --context "$TD/tekton/pipelinerun-context.json" -e '$(tasks.unit-test.results.test-coverage) >= 0.9' -e "\$(params.path) == 'README.md'"
+run when --explain --context "$TD/tekton/pipelinerun-context.json" -e '$(tasks.unit-test.results.test-coverage) >= 0.9' -e '"$(params.path)" == "README.md"'
 
 echo; echo "== CRD validation offline: kube-apiserver's validator and cost estimator in the module"
 run validate --crd "$TD/crd/kep/crd.yaml" "$TD/crd/kep/valid.yaml"

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	celwasm "github.com/celwasm/celwasm/host"
 	cliinput "github.com/celwasm/celwasm/wasm/input"
@@ -22,9 +25,9 @@ const (
 func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("celwasm filter", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	filterFile := fs.String("filter", "", "trigger filter `FILE` (YAML or JSON; one filter per document): expression, attributes, sourceAndType, exact, prefix, suffix, all, any or not — or a Trigger")
-	input := fs.String("i", "", "CloudEvents `FILE` (NDJSON, a JSON array or one JSON event; - for stdin); structured mode, or binary-mode envelopes {\"headers\":{...},\"body\":...}")
-	explain := fs.Bool("explain", false, "print the CEL each filter became")
+	filterFile := fs.String("filter", "", "trigger filter `FILE` (YAML or JSON; one filter per document): attributes, exact, prefix, suffix, all, any, not, cesql, expression or sourceAndType — or a Trigger")
+	input := fs.String("i", "", "CloudEvents `FILE` (NDJSON, a JSON array or one JSON event; - for stdin); structured mode, binary-mode envelopes {\"headers\":{...},\"body\":...}, or batched-mode envelopes (content-type application/cloudevents-batch+json: each event of the body's array)")
+	explain := fs.Bool("explain", false, "print the CEL each filter became (cesql[\"…\"] holds a CESQL expression as written)")
 	failOpen := fs.Bool("fail-open", false, "deliver events whose evaluation fails (default: fail closed)")
 	costLimit := fs.Uint64("cost-limit", celwasm.DefaultCostLimit, "per-event cost limit in cost units")
 	engine := fs.String("engine", defaultEngine, engineUsage)
@@ -95,6 +98,9 @@ func cmdFilter(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	var events [][]byte
 	if err == nil {
 		events, err = cliinput.Events(data)
+	}
+	if err == nil {
+		events, err = expandBatches(events)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "celwasm filter: reading events from %s: %v\n", inputName(*input), err)
@@ -177,7 +183,7 @@ func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	contextFile := fs.String("context", "", "pipeline context `FILE` (JSON or YAML): {\"params\": {...}, \"tasks\": {\"TASK\": {\"results\": {...}, \"status\": ...}, \"status\": ...}, \"context\": {...}}")
 	var exprs multiFlag
-	fs.Var(&exprs, "e", "a when `expression` (cel); repeatable, AND-ed")
+	fs.Var(&exprs, "e", "a when `expression`: cel text, or a WhenExpression as JSON ({\"input\":…,\"operator\":\"in\"|\"notin\",\"values\":[…]}); repeatable, AND-ed")
 	explain := fs.Bool("explain", false, "print the CEL the when list became")
 	engine := fs.String("engine", defaultEngine, engineUsage)
 	if err := fs.Parse(args); err != nil {
@@ -233,4 +239,45 @@ func cmdWhen(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	report(stderr, errors.New("when expressions must evaluate to a bool, got "+string(res.JSON)))
 	return exitUsage
+}
+
+// expandBatches replaces each batched-mode envelope (an HTTP request whose
+// content type is application/cloudevents-batch+json) by the structured
+// events of its body, as the CloudEvents HTTP binding defines batches.
+func expandBatches(events [][]byte) ([][]byte, error) {
+	var out [][]byte
+	for i, ev := range events {
+		var env struct {
+			Headers map[string]json.RawMessage `json:"headers"`
+			Body    *string                    `json:"body"`
+		}
+		if !bytes.Contains(ev, []byte("cloudevents-batch")) || json.Unmarshal(ev, &env) != nil || env.Body == nil {
+			out = append(out, ev)
+			continue
+		}
+		batch := false
+		for k, v := range env.Headers {
+			var ct string
+			if strings.EqualFold(k, "content-type") && json.Unmarshal(v, &ct) == nil {
+				mt, _, _ := strings.Cut(ct, ";")
+				batch = strings.EqualFold(strings.TrimSpace(mt), "application/cloudevents-batch+json")
+			}
+		}
+		if !batch {
+			out = append(out, ev)
+			continue
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal([]byte(*env.Body), &items); err != nil {
+			return nil, fmt.Errorf("event %d: a batch body must be a JSON array of events: %v", i+1, err)
+		}
+		for _, it := range items {
+			var b bytes.Buffer
+			if err := json.Compact(&b, it); err != nil {
+				return nil, err
+			}
+			out = append(out, b.Bytes())
+		}
+	}
+	return out, nil
 }

@@ -190,9 +190,8 @@ export function variableTypes(spec: EnvSpec): Map<string, TypeHint> {
 
 /**
  * A CloudEvents trigger filter (docs/abi.md, compile `cloudEventFilter`): one of Knative's
- * advanced filtering dialects or the CloudEvents Subscriptions API dialects. Attribute values
- * compare as strings (`string(ce.time)` for the timestamp); an absent attribute never matches; a
- * dotted name (`github.repository`) matches the extension of that name or the nested path.
+ * advanced filtering dialects or the CloudEvents Subscriptions API dialects (`cesql` included),
+ * decided as Knative Eventing's broker decides; attribute names must be lowercase alphanumeric.
  */
 export type CloudEventFilter =
   /** CEL over `ce` (the attributes, `map(string, dyn)`) and `data`, as written. */

@@ -266,13 +266,12 @@ export class Env {
   }
 
   /**
-   * Compiles Tekton `when` expressions (TEP-0145), AND-ed. `$(params.x)`, `$(params['x'])`,
-   * `$(tasks.T.results.R)`, `$(tasks.T.status)`, `$(tasks.status)` and `$(context.…)` become
-   * accesses of the variables `params`, `tasks` and `context` (`map(string, dyn)`, declared
-   * automatically) — never text substitution, so a parameter value holding CEL stays a string.
-   * Inside a string literal a reference is concatenated as `string(...)`. `program.expression` is
-   * the CEL the list became. Evaluate with an activation `{params, tasks, context}`; task results
-   * that are integer or decimal literals read as numbers, params and context stay strings.
+   * Compiles a Tekton `when` list, AND-ed, accepting what Tekton Pipelines accepts (docs/abi.md):
+   * each entry a `cel` expression or a WhenExpression as JSON text (`{"input","operator","values"}`).
+   * `'$(params.x)'` (quoted) reads the value as a string; an unquoted `$(…)` only works when the
+   * value is a number or bool literal. References become accesses of `params`, `tasks` and `context`
+   * — never text substitution, so a parameter value holding CEL stays a string.
+   * `program.expression` is the CEL the list became. Evaluate with `{params, tasks, context}`.
    *
    * @param expressions one expression or a list (AND-ed).
    * @throws {CompileError} `compile_error` (an unknown reference such as `$(workspaces.…)`, a

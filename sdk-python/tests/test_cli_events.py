@@ -248,7 +248,7 @@ def test_filter_fixture_summaries(go_results: Dict[int, Tuple[int, bytes, bytes]
     # The fixtures with evaluation errors fail closed (counts come from the Go CLI above).
     for i, f in enumerate(FILTER_FILES):
         rc, out, err = go_results[i]
-        if b"ERROR: <input>" in err:
+        if b"ERROR: <input>" in err or b"invalid key name" in err:  # a CEL error, or Knative's webhook
             assert rc == 1 and out == b"", f
             continue
         assert rc == 0 and err.endswith(b"(fail closed)\n"), f

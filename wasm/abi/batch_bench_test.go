@@ -13,7 +13,7 @@ func BenchmarkBatchEvents(b *testing.B) {
 	var ev map[string]any
 	json.Unmarshal(tmpl, &ev)
 	h := NewHandler()
-	resp := h.Compile([]byte(`{"cloudEventFilter":{"attributes":{"type":"com.github.pull.create","source":"https://github.com/knative/eventing/pulls/123"}}}`))
+	resp := h.Compile([]byte(`{"cloudEventFilter":{"expression":"has(ce.type) && ce.type == 'com.github.pull.create' && has(ce.source) && ce.source == 'https://github.com/knative/eventing/pulls/123'"}}`))
 	if !bytes.HasPrefix(resp, []byte(`{"program":1`)) {
 		b.Fatal(string(resp))
 	}

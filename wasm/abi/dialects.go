@@ -32,7 +32,8 @@ var dialects = []*dialect{
 		toCEL: func(r *wire.CompileRequest) (string, error) {
 			return events.FilterToCEL(gjson.ParseBytes(r.CloudEventFilter))
 		},
-		variables: map[string]string{events.EventVariable: "map(string, dyn)", events.DataVariable: "dyn"},
+		variables: map[string]string{events.EventVariable: "map(string, dyn)", events.DataVariable: "dyn",
+			events.AttributesVariable: "map(string, dyn)", events.CESQLVariable: "map(string, bool)"},
 	},
 	{
 		// Tekton when expressions (package tekton).
@@ -40,7 +41,7 @@ var dialects = []*dialect{
 		given:     func(r *wire.CompileRequest) bool { return r.When != nil },
 		toCEL:     func(r *wire.CompileRequest) (string, error) { return tekton.WhenToCEL(r.When) },
 		variables: tekton.VariableTypes(),
-		prepare:   tekton.NumericResults,
+		prepare:   tekton.BindSubstituted,
 	},
 }
 

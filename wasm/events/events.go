@@ -1,11 +1,13 @@
-// Package events filters CloudEvents the way Knative triggers do: trigger
-// filters (FilterToCEL, every dialect: expression, attributes,
-// sourceAndType, exact, prefix, suffix, all, any, not) become one CEL
-// expression, evaluated over an activation built from each event
-// (Activation).
+// Package events filters CloudEvents the way Knative Eventing's broker
+// does: trigger filters (FilterToCEL, every dialect: attributes, exact,
+// prefix, suffix, all, any, not, cesql, and celwasm's expression and the
+// deprecated sourceAndType) become one CEL expression, evaluated over an
+// activation built from each event (Activation).
 //
 // Variables:
 //
+//	attrs map(string, dyn)  the attributes as Knative reads them (lookup.go)
+//	cesql map(string, bool) cesql["<CESQL>"]: the event passes that CESQL filter
 //	ce    map(string, dyn)  context attributes and extensions
 //	                        ce.type == "com.github.pull.create"
 //	                        ce.github.repository == "knative/eventing"
@@ -69,6 +71,7 @@ func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
 		}
 	}
 	a.Bind(EventVariable, ce)
+	bindKnative(a.Bind, ev)
 	if data != nil {
 		a.Bind(DataVariable, data)
 	}

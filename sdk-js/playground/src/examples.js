@@ -10,7 +10,8 @@ import issue from '../../../conformance/testdata/cloudevents/github-issue.json?r
 import observation from '../../../conformance/testdata/cloudevents/observation.json?raw';
 import binaryPing from '../../../conformance/testdata/cloudevents/binary-ping.json?raw';
 import dialects from '../../../conformance/testdata/filters/20-subscriptions-dialects.yaml?raw';
-import dotted from '../../../conformance/testdata/filters/14-dotted-extension-attributes.yaml?raw';
+import knativeTrigger from '../../../conformance/testdata/knative/trigger.yaml?raw';
+import knativePR from '../../../conformance/testdata/knative/pull-request.json?raw';
 import complex from '../../../conformance/testdata/filters/11-complex-boolean.yaml?raw';
 import pipelineRun from '../../../conformance/testdata/tekton/pipelinerun-context.json?raw';
 
@@ -62,11 +63,11 @@ export const examples = [
   knative('Nested extension', 'ce.github.repository == "eventing"'),
   knative('Data field inequality', 'ce.type == "dev.knative.observation" && ce.data.latency > 300.0', observation),
   knative('Label names of a pull request', 'ce.data.pull_request.labels.map(l, l.name)'),
-  trigger('Trigger: Subscriptions API dialects', dialects),
-  trigger('Trigger: dotted extension attribute', dotted, issue),
+  trigger('Trigger: Subscriptions API dialects', dialects, knativePR),
+  trigger('Trigger: exact and CESQL', knativeTrigger, '{"specversion":"1.0","type":"dev.knative.example","source":"knativesource","id":"1","myextension":"my-extension-value"}'),
   trigger('Trigger: CEL expression filter', complex),
   trigger('Trigger: binary-mode event', 'attributes:\n  type: dev.knative.sources.ping\n  source: /apis/v1/namespaces/shop/pingsources/nightly\n', binaryPing),
-  when('When list: file, coverage, task status', ["$(params.path) == 'README.md'", '$(tasks.unit-test.results.test-coverage) >= 0.9', "$(tasks.check-file.status) == 'Succeeded'"]),
+  when('When list: file, coverage, task status', ["'$(params.path)' == 'README.md'", '$(tasks.unit-test.results.test-coverage) >= 0.9', "'$(tasks.check-file.status)' == 'Succeeded'"]),
   when('When: an injection attempt stays a string', ["'$(params.injection)' == 'x'"]),
   tekton('File is README.md', "params.path == 'README.md'"),
   tekton('ANY of the params', "params.param1 != '' || params.param2 == '8.5' || params.param2 == '8.6'"),

@@ -708,10 +708,10 @@ class Env:
         ``{"any": [F, ...]}``, ``{"not": F}``; or ``{"filter": F}``, or a whole
         Trigger (``spec.filter``, or ``spec.filters`` AND-ed; its other members
         are ignored). The CEL reads ``ce`` (the attributes, ``map(string,
-        dyn)``) and ``data`` (``dyn``), both declared automatically. Attribute
-        values compare as strings (``string(ce.time)`` for the timestamp); an
-        absent attribute never matches; a dotted name matches the extension of
-        that name or the nested path. Without ``base``, a compatibility
+        dyn)``), ``data`` (``dyn``), ``attrs`` and ``cesql``, declared
+        automatically; the result is the one Knative Eventing's broker gives
+        (docs/abi.md: ``cesql`` included, Knative's webhook errors, "no
+        filter" for empty ``all``/``any``). Without ``base``, a compatibility
         version, stored expressions or extensions, the environment is cel-go's
         with the ``strings`` extension, as Knative evaluates filters.
 
@@ -745,15 +745,13 @@ class Env:
         """Compiles Tekton ``when`` expressions (TEP-0145), AND-ed, into a
         :class:`Program` whose ``expression`` is the CEL they became.
 
-        ``$(params.x)``, ``$(params['x'])``, ``$(tasks.T.results.R)``,
-        ``$(tasks.T.status)``, ``$(tasks.status)`` and ``$(context.…)`` become
-        accesses of the variables ``params``, ``tasks`` and ``context``
-        (``map(string, dyn)``, declared automatically) — never text
-        substitution, so a parameter whose value is CEL stays a string. Inside
-        a string literal a reference is concatenated as ``string(...)``.
-        Evaluate with an activation ``{"params": ..., "tasks": ..., "context":
-        ...}``; task results that are integer or decimal literals read as
-        numbers, params and context stay strings.
+        Accepts and decides as Tekton Pipelines does (docs/abi.md): an entry
+        is ``cel`` text or a WhenExpression as JSON text; ``'$(params.x)'``
+        (quoted) reads the value as a string, an unquoted ``$(…)`` only a
+        number or bool value. References become accesses of ``params``,
+        ``tasks`` and ``context`` — never text substitution, so a parameter
+        whose value is CEL stays a string. Evaluate with an activation
+        ``{"params": ..., "tasks": ..., "context": ...}``.
 
         Args:
             expressions: one expression (``str``) or several (AND-ed).
