@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"io"
 	"net"
 	"net/http"
@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"github.com/celwasm/celwasm/host/proxywasm"
 )
 
@@ -47,7 +48,7 @@ func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("celwasm-proxy bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	n := fs.Int("n", 4000, "sequential requests per HTTP path (5x that for the in-process filter, 2.5x for throughput)")
-	out := fs.String("o", "", "write the results into this markdown file, between <!-- proxywasm-bench:start --> and <!-- proxywasm-bench:end -->")
+	out := fs.String("o", "build/bench", "write the results as proxywasm.json into this directory")
 	modulePath := fs.String("module", "", "proxy-wasm module (as for the proxy)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -74,15 +75,12 @@ func bench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	r.total = time.Since(began)
-	md := r.markdown()
-	fmt.Fprint(stdout, md)
-	if *out != "" {
-		if err := benchdoc.Splice(*out, "proxywasm-bench", "proxy-wasm filter (Go host on wazero, loopback HTTP)", md); err != nil {
-			fmt.Fprintln(stderr, "celwasm-proxy bench:", err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "wrote %s\n", *out)
+	f, err := r.section().Write(*out)
+	if err != nil {
+		fmt.Fprintln(stderr, "celwasm-proxy bench:", err)
+		return 1
 	}
+	fmt.Fprintf(stdout, "wrote %s\n", f)
 	return 0
 }
 
@@ -95,14 +93,6 @@ func (l *latency) q(p float64) time.Duration {
 	s := append([]time.Duration(nil), l.ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[int(p*float64(len(s)-1))]
-}
-
-func (l *latency) mean() time.Duration {
-	var t time.Duration
-	for _, d := range l.ds {
-		t += d
-	}
-	return t / time.Duration(len(l.ds))
 }
 
 type rate struct {
@@ -343,61 +333,60 @@ func cacheWarm(sha string) bool {
 	return err == nil && len(entries) > 0
 }
 
-func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
+func usf(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
-func (r *benchResult) markdown() string {
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("Measured by `make -C wasm/proxywasm bench` (`celwasm-proxy bench -n %d`) on %s: %s, %d cores, %s %s/%s, wazero (optimizing compiler). "+
-		"Client, reverse proxy (`net/http/httputil`) and backend share the machine and talk HTTP/1.1 with keep-alive over 127.0.0.1. "+
-		"Module `%s`: %.1f MB, sha256 `%s…`. Envoy is not run here.\n\n",
-		r.n, time.Now().UTC().Format("2006-01-02"), cpuModel(), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
-		filepath.ToSlash(r.modulePath), float64(r.moduleSize)/1e6, r.moduleSHA[:16])
-	w("The policy (4 rules, first match decides; the allowed request evaluates all four and reads `request.url_path`, `request.path`, `request.method`, `request.headers`, `source.ip`):\n\n```json\n%s\n```\n\n", benchPolicy)
-	w("| sequential requests, one keep-alive client (%d each, interleaved) | median | p90 | p99 |\n|---|---|---|---|\n", r.n)
+// section is the results in cmd/internal/benchdoc's format.
+func (r *benchResult) section() *benchdoc.Section {
+	s := benchdoc.New("proxywasm", "proxy-wasm filter: the Go host on wazero, loopback HTTP", "make -C wasm/proxywasm bench")
+	var policy bytes.Buffer
+	json.Compact(&policy, []byte(benchPolicy))
+	s.Contextf("%s; wazero (optimizing compiler); module `%s`, %d bytes, sha256 %s.", runtime.Version(), filepath.ToSlash(r.modulePath), r.moduleSize, r.moduleSHA)
+	s.Contextf("Client, reverse proxy (`net/http/httputil`) and backend share the machine and talk HTTP/1.1 with keep-alive over 127.0.0.1. Envoy is not run here.")
+	s.Contextf("The policy: 4 rules, the first match decides; the allowed request evaluates all four and reads `request.url_path`, `request.path`, `request.method`, `request.headers`, `source.ip`: `%s`.", policy.String())
+	s.Contextf("Sequential requests: %d per path, one keep-alive client per path, interleaved in rounds of 250. Added latency: a percentile with the filter minus the same percentile without it (same proxy, backend and client).", r.n)
+	t := s.AddTable("Sequential requests, one keep-alive client", "path", "p50 µs", "p90 µs", "p99 µs")
 	for _, l := range r.http {
-		w("| %s | %s | %s | %s |\n", l.name, us(l.q(0.5)), us(l.q(0.9)), us(l.q(0.99)))
+		t.Row(l.name, usf(l.q(0.5)), usf(l.q(0.9)), usf(l.q(0.99)))
 	}
-	overhead := r.http[2].q(0.5) - r.http[1].q(0.5)
-	w("\n**Per-request overhead of the filter: %s** (median with the filter − median without, same proxy, backend and client; p90: %s).\n\n",
-		us(overhead), us(r.http[2].q(0.9)-r.http[1].q(0.9)))
-	b0, b1, b2 := r.breakdown[0], r.breakdown[1], r.breakdown[2]
-	w("Inside the filtering proxy (medians of %d more allowed requests, timed around the same steps as `Plugin.Wrap`): the filter's request callbacks %s, forwarding to the backend %s, closing the stream (done/log/delete) %s. "+
-		"The callbacks take about twice as long here as in the in-process loop below, and forwarding takes longer than the whole proxy without the filter, most likely because the module's compiled code (43 MB of wasm) and net/http's compete for the CPU caches. "+
-		"(Checked separately: one untimed plain HTTP request between in-process filter calls raises their median from about 125 to about 220 µs.)\n\n",
-		len(b0.ds), us(b0.q(0.5)), us(b1.q(0.5)), us(b2.q(0.5)))
-	w("| the filter alone, in process (`Plugin.FilterRequest` + `Stream.Close`: context create, request headers, done/log/delete; %d each) | median | p99 | mean |\n|---|---|---|---|\n", 5*r.n)
-	for _, l := range r.inProcess {
-		w("| %s | %s | %s | %s |\n", l.name, us(l.q(0.5)), us(l.q(0.99)), us(l.mean()))
-	}
-	w("\n| throughput, 8 concurrent clients, %d requests | requests/s |\n|---|---|\n", r.n*5/2)
-	for _, t := range r.throughput {
-		w("| %s | %.0f |\n", t.name, t.rps)
-	}
-	cache := "cold compilation cache"
-	if r.cacheWarm {
-		cache = "compilation cache warm"
-	}
-	w("\nStart-up: compiling the module took %s (%s); a VM start (instantiate, `_initialize`, root context, `proxy_on_configure` with the 4 rules) %s. ",
-		r.compile.Round(10*time.Millisecond), cache, r.vmStart.Round(time.Millisecond))
-	for _, m := range r.memory {
-		w("After the run the VM's linear memory was %.1f MiB, its live Go heap %.1f MiB. ", float64(m.MemoryBytes)/(1<<20), float64(m.Guest["heapAlloc"])/(1<<20))
-	}
-	w("Run time %s.\n", r.total.Round(time.Second))
-	return b.String()
-}
+	added := func(p float64) float64 { return usf(r.http[2].q(p) - r.http[1].q(p)) }
+	t.Row("added by the filter (allowed by rule 4)", added(0.5), added(0.9), added(0.99))
+	s.Metrics["proxywasm.added_latency_p50_us"] = added(0.5)
+	s.Metrics["proxywasm.added_latency_p90_us"] = added(0.9)
+	s.Metrics["proxywasm.added_latency_p99_us"] = added(0.99)
 
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return runtime.GOARCH
+	b := s.AddTable(fmt.Sprintf("Inside the filtering proxy: %d more allowed requests, timed around the same steps as `Plugin.Wrap`", len(r.breakdown[0].ds)), "step", "p50 µs", "p90 µs")
+	for i, name := range []string{"the filter's request callbacks", "forwarding to the backend", "closing the stream (done, log, delete)"} {
+		b.Row(name, usf(r.breakdown[i].q(0.5)), usf(r.breakdown[i].q(0.9)))
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
+
+	in := s.AddTable(fmt.Sprintf("The filter alone, in process: `Plugin.FilterRequest` + `Stream.Close` (context create, request headers, done/log/delete), %d calls each", 5*r.n), "case", "p50 µs", "p90 µs", "p99 µs")
+	for i, l := range r.inProcess {
+		in.Row(l.name, usf(l.q(0.5)), usf(l.q(0.9)), usf(l.q(0.99)))
+		s.Metrics[fmt.Sprintf("proxywasm.inprocess.%d_p50_us", i+1)] = usf(l.q(0.5))
 	}
-	return runtime.GOARCH
+
+	th := s.AddTable(fmt.Sprintf("Throughput, 8 concurrent keep-alive clients, %d requests", r.n*5/2), "path", "requests/s", "/ without the filter")
+	for _, x := range r.throughput {
+		th.Row(x.name, x.rps, x.rps/r.throughput[0].rps)
+	}
+	s.Metrics["proxywasm.throughput_no_filter_rps"] = r.throughput[0].rps
+	s.Metrics["proxywasm.throughput_filter_rps"] = r.throughput[1].rps
+	s.Metrics["proxywasm.throughput_ratio"] = r.throughput[1].rps / r.throughput[0].rps
+
+	cache := "compile module, cache cold"
+	if r.cacheWarm {
+		cache = "compile module, cache warm"
+	}
+	st := s.AddTable("Start-up and memory", "what", "value", "unit")
+	st.Row(cache, float64(r.compile)/1e6, "ms")
+	st.Row("VM start (instantiate, `_initialize`, root context, `proxy_on_configure` with the 4 rules)", float64(r.vmStart)/1e6, "ms")
+	s.Metrics["proxywasm.compile_ms"] = float64(r.compile) / 1e6
+	s.Metrics["proxywasm.vm_start_ms"] = float64(r.vmStart) / 1e6
+	for _, m := range r.memory {
+		st.Row(fmt.Sprintf("VM %d linear memory after the run", m.Worker), float64(m.MemoryBytes)/(1<<20), "MiB")
+		st.Row(fmt.Sprintf("VM %d live Go heap after the run", m.Worker), float64(m.Guest["heapAlloc"])/(1<<20), "MiB")
+		s.Metrics[fmt.Sprintf("proxywasm.vm%d.memory_mib", m.Worker)] = float64(m.MemoryBytes) / (1 << 20)
+	}
+	s.Contextf("Run time of this benchmark: %.0f s.", r.total.Seconds())
+	return s
 }

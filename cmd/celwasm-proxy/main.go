@@ -6,7 +6,7 @@
 // (docs/proxy-wasm.md).
 //
 //	celwasm-proxy --config plugin.json --backend http://127.0.0.1:9000 [--listen 127.0.0.1:8080]
-//	celwasm-proxy bench [-n 4000] [-o docs/benchmarks.md]
+//	celwasm-proxy bench [-n 4000] [-o build/bench]
 package main
 
 import (
@@ -40,7 +40,7 @@ func main() {
 }
 
 const usage = `usage: celwasm-proxy --config plugin.json --backend URL [flags]
-       celwasm-proxy bench [-n N] [-o docs/benchmarks.md]
+       celwasm-proxy bench [-n N] [-o build/bench]
 
 Runs a proxy-wasm HTTP filter (the celwasm CEL filter by default) on every
 request, then forwards it to the backend. Exit status: 0 after a clean
