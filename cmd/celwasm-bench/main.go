@@ -172,6 +172,7 @@ func main() {
 	stages := flag.String("stages", "", "wasm/stagebench built as a WASI command: time a batch item stage by stage, natively and in both runtimes")
 	var sizes stringList
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
+	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
@@ -310,7 +311,8 @@ func main() {
 		mods = append(mods, mod{strings.TrimSuffix(filepath.Base(f), ".wasm"), b})
 	}
 	// Compressing is slow (brotli -11: minutes per module on a busy
-	// machine) and timing is over: one goroutine per module.
+	// machine) and timing is over: one goroutine per module, and the sizes
+	// cached by the module's sha256.
 	phase("module sizes")
 	compressed := make([][2]int, len(mods))
 	var wg sync.WaitGroup
@@ -318,7 +320,7 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			compressed[i] = [2]int{gzipSize(m.raw), brotliSize(m.raw)}
+			compressed[i] = compressedSizes(*sizeCache, m.raw)
 		}()
 	}
 	wg.Wait()
@@ -355,6 +357,27 @@ type stringList []string
 
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// compressedSizes returns the gzip -9 and brotli -11 sizes of a module,
+// from dir/size-<sha256>.json when an earlier run wrote it.
+func compressedSizes(dir string, raw []byte) [2]int {
+	sum := sha256.Sum256(raw)
+	f := filepath.Join(dir, "size-"+hex.EncodeToString(sum[:])+".json")
+	var sizes [2]int
+	if dir != "" {
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &sizes) == nil && sizes[0] > 0 && sizes[1] > 0 {
+			return sizes
+		}
+	}
+	sizes = [2]int{gzipSize(raw), brotliSize(raw)}
+	if dir != "" {
+		b, _ := json.Marshal(sizes)
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			os.WriteFile(f, b, 0o644)
+		}
+	}
+	return sizes
+}
 
 func gzipSize(b []byte) int {
 	var buf bytes.Buffer
