@@ -282,8 +282,8 @@ def main() -> int:
         }
     ]
     context.append(
-        "Cold start: a new process, `import` → first result of (b); module cache warm: median of %d runs; nothing cached: median of %d runs, each with an empty cache directory (the module is compiled by Cranelift, then cached)."
-        % (args.warm_runs, args.cold_runs)
+        "Cold start: a new process, `import` → first result of (b); module cache warm: median of %d runs; nothing cached: %s, each with an empty cache directory (the module is compiled by Cranelift, then cached)."
+        % (args.warm_runs, "one run" if args.cold_runs == 1 else "median of %d runs" % args.cold_runs)
     )
     cold_rows = [["celwasm, module cache warm", med_ms(warm["celwasm"], "load"), med_ms(warm["celwasm"], "import_s"), med_ms(warm["celwasm"], "first_result_s"), med_ms(warm["celwasm"], "wall_s")]]
     metrics["python.cold.warm.first_result_ms"] = med_ms(warm["celwasm"], "first_result_s")

@@ -244,7 +244,11 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 		}
 		bound := "—"
 		if t.Op != "" {
-			bound = opSign(t.Op) + " " + withUnit(t.Value, t.Unit)
+			b := strconv.FormatFloat(t.Value, 'f', -1, 64) // as written in the targets file
+			if t.Value == math.Trunc(t.Value) {
+				b = number(t.Value)
+			}
+			bound = opSign(t.Op) + " " + strings.TrimSpace(b+unitSep(t.Unit)+t.Unit)
 		}
 		fmt.Fprintf(&b, "| #%d | %s | %s | %s | %s | %s |\n", t.Issue, cell(t.Target), bound, cell(strings.Join(vals, "; ")), e.Status, strings.Join(names, ", "))
 	}
@@ -315,14 +319,13 @@ func opSign(op string) string {
 	return map[string]string{"<=": "≤", "<": "<", ">=": "≥", ">": ">"}[op]
 }
 
-func withUnit(v float64, unit string) string {
-	switch unit {
-	case "":
-		return number(v)
-	case "×", "%":
-		return number(v) + unit
+func withUnit(v float64, unit string) string { return number(v) + unitSep(unit) + unit }
+
+func unitSep(unit string) string {
+	if unit == "" || unit == "×" || unit == "%" {
+		return ""
 	}
-	return number(v) + " " + unit
+	return " "
 }
 
 // format renders a table cell.
