@@ -142,9 +142,11 @@ func hostPath(ctx context.Context, rt *celwasm.Runtime, c benchCase) (path, erro
 	}}, nil
 }
 
-func measure(p path, act []byte) (time.Duration, error) {
+// measure returns the mean time and the heap allocations (of this Go
+// process) per call over one testing.Benchmark loop.
+func measure(p path, act []byte) (time.Duration, int64, error) {
 	if _, err := p.eval(act); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var runErr error
 	r := testing.Benchmark(func(b *testing.B) {
@@ -156,9 +158,9 @@ func measure(p path, act []byte) (time.Duration, error) {
 		}
 	})
 	if runErr != nil {
-		return 0, runErr
+		return 0, 0, runErr
 	}
-	return time.Duration(r.NsPerOp()), nil
+	return time.Duration(r.NsPerOp()), r.AllocsPerOp(), nil
 }
 
 // caseID is the short id of a reference case: "(a) CloudEvent filter" → "a".
@@ -187,7 +189,7 @@ func main() {
 	s := benchdoc.New("go", "Go host (wazero, wasmtime-go) against native cel-go", "make bench-go")
 	s.Contextf("%s; celwasm module sha256 %s (%d bytes).", runtime.Version(), module.SHA256(), len(module.Bytes()))
 	s.Contextf("Paths, each end to end (JSON in → JSON out): *native cel-go* is cel-go with the same Kubernetes environment, the activation decoded with encoding/json and the result marshalled with encoding/json; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
-	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark).", *rounds, flag.Lookup("test.benchtime").Value)
+	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark). Allocations per call: heap allocations of this Go process (testing.Benchmark's count) on the native paths; the engine's are those of the code the module runs, which the WebAssembly paths cannot count from the host.", *rounds, flag.Lookup("test.benchtime").Value)
 	if *short {
 		s.Contextf("Quick run (-short).")
 	}
@@ -199,8 +201,10 @@ func main() {
 	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
 	check(err)
 
-	// timePaths measures a case on the four paths: medians of rounds.
-	timePaths := func(c benchCase) [4]time.Duration {
+	// timePaths measures a case on the four paths: medians of rounds, and
+	// the allocations per call of the native paths (for the engine, the
+	// same Go code the module runs).
+	timePaths := func(c benchCase) ([4]time.Duration, [2]int64) {
 		np, err := nativePath(c)
 		check(err)
 		ep, err := enginePath(c)
@@ -211,11 +215,15 @@ func main() {
 		check(err)
 		paths := []path{np, ep, zp, tp}
 		results := make([][]time.Duration, len(paths))
+		var allocs [2]int64
 		for r := 0; r < *rounds; r++ {
 			for i, p := range paths {
-				d, err := measure(p, c.activation)
+				d, a, err := measure(p, c.activation)
 				check(err)
 				results[i] = append(results[i], d)
+				if i < 2 {
+					allocs[i] = a
+				}
 			}
 		}
 		var med [4]time.Duration
@@ -223,16 +231,16 @@ func main() {
 			med[i] = median(results[i])
 		}
 		fmt.Fprintf(os.Stderr, "%s: native %v engine %v wazero %v wasmtime %v\n", c.name, med[0], med[1], med[2], med[3])
-		return med
+		return med, allocs
 	}
 	names := [4]string{"native", "engine", "wazero", "wasmtime"}
 
 	// Steady-state latency, end to end.
 	steady := s.AddTable("Steady-state evaluation, JSON in → JSON out, per call",
 		"case", "activation bytes", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs",
-		"wazero / native", "wasmtime-go / native", "wazero / engine", "wasmtime-go / engine")
+		"wazero / native", "wasmtime-go / native", "wazero / engine", "wasmtime-go / engine", "native allocs per call", "engine allocs per call")
 	for _, c := range cases {
-		med := timePaths(c)
+		med, allocs := timePaths(c)
 		id := caseID(c.name)
 		for i, n := range names {
 			s.Metrics["go."+id+"."+n+"_us"] = usf(med[i])
@@ -240,17 +248,21 @@ func main() {
 		s.Metrics["go."+id+".wazero_per_native"] = ratio(med[2], med[0])
 		s.Metrics["go."+id+".wasmtime_per_native"] = ratio(med[3], med[0])
 		steady.Row(c.name, len(c.activation), usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
-			ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]))
+			ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), allocs[0], allocs[1])
+		s.Metrics["go."+id+".native_allocs"] = float64(allocs[0])
+		s.Metrics["go."+id+".engine_allocs"] = float64(allocs[1])
 	}
 
 	// The fixed cost of a call: `true` over an empty activation, and an
 	// export that does nothing.
-	med := timePaths(benchCase{name: "true", expr: "true", variable: "self", activation: []byte(`{}`)})
+	med, allocs := timePaths(benchCase{name: "true", expr: "true", variable: "self", activation: []byte(`{}`)})
+	s.Metrics["go.true.native_allocs"] = float64(allocs[0])
+	s.Metrics["go.true.engine_allocs"] = float64(allocs[1])
 	emptyWz, emptyWt := emptyCall(ctx, nil), emptyCall(ctx, []celwasm.Option{wasmtime.Option()})
-	fixed := s.AddTable("Fixed cost of a call", "call", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs")
-	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, usf(emptyWz), usf(emptyWt))
-	fixed.Row("`true`, activation `{}`, JSON in and out", usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]))
-	fixed.Row("`true` above the empty export call", nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt))
+	fixed := s.AddTable("Fixed cost of a call", "call", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs", "native allocs per call", "engine allocs per call")
+	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
+	fixed.Row("`true`, activation `{}`, JSON in and out", usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), allocs[0], allocs[1])
+	fixed.Row("`true` above the empty export call", nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
 	for i, n := range names {
 		s.Metrics["go.true."+n+"_us"] = usf(med[i])
 	}
