@@ -335,6 +335,9 @@ metrics['js.node.cold.bufbuild_first_result_ms'] = coldBuf.total;
 metrics['js.node.cold.celjs_first_result_ms'] = coldCelJs.total;
 context.push(`Run time of this benchmark: ${((performance.now() - t0) / 1000).toFixed(0)} s; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end.`);
 
+// A metric that was not measured is left out (JSON would turn NaN into null).
+for (const [k, v] of Object.entries(metrics)) if (!Number.isFinite(v)) delete metrics[k];
+
 const section = {
   section: 'js',
   title: 'JavaScript SDK (Node, Chromium) against @bufbuild/cel and @marcbachmann/cel-js',

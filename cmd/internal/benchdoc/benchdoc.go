@@ -172,6 +172,9 @@ func ReadSection(file string) (Section, error) {
 	if err := decodeStrict(b, &s); err != nil {
 		return Section{}, fmt.Errorf("%s: %w", file, err)
 	}
+	if err := nullMetrics(b); err != nil {
+		return Section{}, fmt.Errorf("%s: %w", file, err)
+	}
 	if err := s.check(); err != nil {
 		return Section{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -179,6 +182,23 @@ func ReadSection(file string) (Section, error) {
 		return Section{}, fmt.Errorf("%s: section %q must be in %s.json", file, s.Section, s.Section)
 	}
 	return s, nil
+}
+
+// nullMetrics rejects a metric whose value is null (JavaScript writes NaN
+// as null), which would otherwise decode as 0 and meet every "≤" target.
+func nullMetrics(b []byte) error {
+	var raw struct {
+		Metrics map[string]json.RawMessage `json:"metrics"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for k, v := range raw.Metrics {
+		if strings.TrimSpace(string(v)) == "null" {
+			return fmt.Errorf("metric %q is null: leave out a metric that was not measured", k)
+		}
+	}
+	return nil
 }
 
 // decodeStrict decodes one JSON value, rejecting unknown fields and

@@ -159,6 +159,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no command", "go.json", `{"section":"go","title":"t"}`, `go.json: section "go": title and command are required`},
 		{"row length", "go.json", `{"section":"go","title":"t","command":"c","tables":[{"title":"x","columns":["a","b"],"rows":[[1]]}]}`, `table "x", row 1: 1 cells for 2 columns`},
 		{"cell type", "go.json", `{"section":"go","title":"t","command":"c","tables":[{"title":"x","columns":["a"],"rows":[[{"v":1}]]}]}`, `is neither number, string nor null`},
+		{"null metric", "go.json", `{"section":"go","title":"t","command":"c","metrics":{"x":null}}`, `metric "x" is null`},
 		{"trailing", "go.json", `{"section":"go","title":"t","command":"c"} {}`, `data after the JSON value`},
 	} {
 		dir := t.TempDir()
