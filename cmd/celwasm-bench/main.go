@@ -175,11 +175,16 @@ func main() {
 	var sizes stringList
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
+	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
 		check(flag.Set("test.benchtime", "200ms"))
 		coldRuns = 1
+	}
+	if *nativeOnly {
+		printNative(*rounds)
+		return
 	}
 	ctx := context.Background()
 	began := time.Now()
@@ -363,6 +368,29 @@ func main() {
 	f, err := s.Write(*out)
 	check(err)
 	fmt.Fprintln(os.Stderr, "celwasm-bench: wrote", f)
+}
+
+// printNative prints native cel-go's per-call time of each reference case
+// (and of `true` over an empty activation) in µs, the median of rounds.
+func printNative(rounds int) {
+	cases, err := loadCases()
+	check(err)
+	cases = append(cases, benchCase{name: "(true)", expr: "true", variable: "self", activation: []byte(`{}`)})
+	out := map[string]float64{}
+	for _, c := range cases {
+		p, err := nativePath(c)
+		check(err)
+		var ds []time.Duration
+		for range rounds {
+			d, _, err := measure(p, c.activation)
+			check(err)
+			ds = append(ds, d)
+		}
+		out[caseID(c.name)] = usf(median(ds))
+	}
+	b, err := json.Marshal(out)
+	check(err)
+	fmt.Println(string(b))
 }
 
 type stringList []string

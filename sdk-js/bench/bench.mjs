@@ -246,8 +246,20 @@ async function chromium() {
 
 // ------------------------------------------------------------------------------------------
 
+/**
+ * Native cel-go's per-call time of each case (JSON bytes in, encoding/json, JSON out), measured by
+ * the Go benchmark's native path right after the Node measurements, so the ratio is of one run.
+ */
+function nativeCelGo() {
+  const args = ['run', './cmd/celwasm-bench', '-native-only', ...(QUICK ? ['-short'] : [])];
+  const out = execFileSync(process.env.GO || 'go', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
 const t0 = performance.now();
 const rows = await steady();
+const native = nativeCelGo();
+console.error(`native cel-go: ${JSON.stringify(native)}`);
 const coldNode = nodeCold('celwasm');
 const coldBuf = nodeCold('bufbuild');
 const coldCelJs = nodeCold('celjs');
@@ -261,6 +273,7 @@ const dev = pkg.devDependencies;
 const metrics = {};
 const context = [
   `Node ${process.version}; ${chrome.version.startsWith('1') ? 'Chromium ' + chrome.version : chrome.version} (headless); celwasm module sha256 ${wasmSha}; @bufbuild/cel ${dev['@bufbuild/cel']}; @marcbachmann/cel-js ${dev['@marcbachmann/cel-js']}.`,
+  '*native cel-go* is the Go benchmark\'s native path (`go run ./cmd/celwasm-bench -native-only`, cel-go with the same Kubernetes environment, the JSON activation decoded with encoding/json and the result marshalled back), run right after the Node measurements.',
   'celwasm paths: *JSON → JSON* is the JSON text of the activation in and the canonical JSON of the result out; *object → value* is a JS object in (serialised by the SDK) and the decoded JS value out; *Worker* is the JSON → JSON call through `WorkerRuntime` (a postMessage round trip to a worker thread).',
   '@bufbuild/cel (planned expression) and @marcbachmann/cel-js (an `Environment` declaring the variable as `dyn`, which type-checks the expression) evaluate over a JS object; *from JSON* adds `JSON.parse` of the same text. Neither has the Kubernetes libraries.',
   `Per-call times: the median of ${ROUNDS} rounds of ≥ ${ROUND_MS} ms each (Worker: ${ROUNDS} rounds of ${QUICK ? 100 : 300} calls), after a warm-up; cold starts: the median of ${COLD_RUNS} fresh processes / browser contexts.`,
@@ -278,7 +291,9 @@ for (const r of rows) {
   metrics[`js.node.${k}.json_us`] = r.jsonPath;
   metrics[`js.node.${k}.object_us`] = r.objPath;
   metrics[`js.node.${k}.worker_us`] = r.worker;
-  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker];
+  metrics[`js.native.${k}_us`] = native[k];
+  metrics[`js.node.${k}.json_per_native`] = r.jsonPath / native[k];
+  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, native[k], r.jsonPath / native[k]];
   for (const e of Object.keys(engines)) {
     cells.push(r[e].object ?? null, r[e].json ?? null);
     if (r[e].object !== undefined) {
@@ -293,16 +308,17 @@ for (const r of rows) {
 }
 tables.push({
   title: 'Steady-state evaluation in Node, per call, same process',
-  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
+  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'native cel-go µs', 'celwasm JSON → JSON / native cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
     '@marcbachmann/cel-js µs', '@marcbachmann/cel-js from JSON µs', 'celwasm object / @bufbuild/cel', 'celwasm object / @marcbachmann/cel-js'],
   rows: steadyRows,
 });
 metrics['js.node.true_us'] = floor;
+metrics['js.native.true_us'] = native.true;
 metrics['js.node.true_object_us'] = floorObject;
 tables.push({
   title: 'Fixed cost of a call in Node: `true`, empty activation',
   columns: ['path', 'µs'],
-  rows: [['celwasm JSON → JSON (`{}` in, `true` out)', floor], ['celwasm object → value', floorObject]],
+  rows: [['celwasm JSON → JSON (`{}` in, `true` out)', floor], ['celwasm object → value', floorObject], ['native cel-go, JSON in and out', native.true]],
 });
 tables.push({
   title: 'Steady-state evaluation in Chromium, per call, page main thread',
