@@ -2,7 +2,7 @@
 #
 #   make demo    evaluate seed examples over real manifests and events through the module
 #   make test    engine natively, the module through wazero and wasmtime-go, CLI, SDKs
-#   make bench   benchmarks → docs/benchmarks.md
+#   make bench   every benchmark → build/bench/*.json → docs/benchmarks.md (BENCH_QUICK=1: short)
 #   make wasm    build/celwasm.wasm (+ .sha256), and its compressed copy the Go host embeds
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
@@ -30,7 +30,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: fuzz dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism
+.PHONY: fuzz dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -140,13 +140,28 @@ $(STAGEBENCH): $(WASM_SRCS) | tools
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) -trimpath -o $@ ./wasm/stagebench/cmd
 
-# Go first: the JS section reads native cel-go figures from the Go section.
-bench: $(EMBED) $(CLI) $(STAGEBENCH)
-	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench -stages $(STAGEBENCH) -o docs/benchmarks.md
-	$(GO) run ./cmd/celwasm-crd-bench -o docs/benchmarks.md
+# Every benchmark writes build/bench/<section>.json; celwasm-benchdoc renders
+# them with docs/bench-targets.json into docs/benchmarks.md. One section alone:
+# its target (e.g. make bench-go), then make bench-doc; the other sections keep
+# their last results. BENCH_QUICK=1: a short run of every benchmark.
+BENCH_QUICK ?=
+BENCH_SHORT := $(if $(BENCH_QUICK),-short)
+export BENCH_QUICK
+
+bench: bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
+	$(MAKE) bench-doc
+
+bench-go: $(EMBED) $(CLI) $(STAGEBENCH) proxywasm-module
+	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
+bench-crd: $(EMBED)
+	$(GO) run ./cmd/celwasm-crd-bench $(BENCH_SHORT) -o $(BUILD)/bench
+bench-js:
 	$(MAKE) -C sdk-js bench
+bench-python: $(EMBED) $(CLI)
 	$(MAKE) -C sdk-python bench
+bench-proxywasm:
 	$(MAKE) -C wasm/proxywasm bench
+bench-extism:
 	$(MAKE) -C wasm/extism bench
 
 # The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
@@ -176,6 +191,9 @@ fuzz:
 
 check-version:
 	python3 scripts/version.py check
+
+bench-doc:
+	$(GO) run ./cmd/celwasm-benchdoc -in $(BUILD)/bench -targets docs/bench-targets.json -o docs/benchmarks.md
 
 clean:
 	rm -rf $(BUILD)

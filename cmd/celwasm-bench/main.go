@@ -1,7 +1,8 @@
 // Command celwasm-bench measures celwasm side by side in one process and
-// writes the Go section of docs/benchmarks.md:
+// writes the results as build/bench/go.json (cmd/internal/benchdoc's
+// format; celwasm-benchdoc renders docs/benchmarks.md from it):
 //
-//	go run ./cmd/celwasm-bench -o docs/benchmarks.md   (make bench)
+//	make bench-go   (go run ./cmd/celwasm-bench -stages build/stagebench.wasm ...)
 //
 // Each case runs end to end, JSON in → JSON out, on four paths:
 //
@@ -17,29 +18,32 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
-
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
-	"github.com/celwasm/celwasm/wire"
 
 	"github.com/andybalholm/brotli"
 	"github.com/google/cel-go/cel"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
 )
 
 type benchCase struct {
@@ -139,9 +143,11 @@ func hostPath(ctx context.Context, rt *celwasm.Runtime, c benchCase) (path, erro
 	}}, nil
 }
 
-func measure(p path, act []byte) (time.Duration, error) {
+// measure returns the mean time and the heap allocations (of this Go
+// process) per call over one testing.Benchmark loop.
+func measure(p path, act []byte) (time.Duration, int64, error) {
 	if _, err := p.eval(act); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var runErr error
 	r := testing.Benchmark(func(b *testing.B) {
@@ -153,20 +159,46 @@ func measure(p path, act []byte) (time.Duration, error) {
 		}
 	})
 	if runErr != nil {
-		return 0, runErr
+		return 0, 0, runErr
 	}
-	return time.Duration(r.NsPerOp()), nil
+	return time.Duration(r.NsPerOp()), r.AllocsPerOp(), nil
 }
 
+// caseID is the short id of a reference case: "(a) CloudEvent filter" → "a".
+func caseID(name string) string { return strings.Trim(strings.Fields(name)[0], "()") }
+
 func main() {
-	out := flag.String("o", "", "write the Go section into this markdown file (between <!-- go-bench:start --> and <!-- go-bench:end -->)")
+	testing.Init()
+	out := flag.String("o", "build/bench", "write the results as go.json into this directory")
 	rounds := flag.Int("rounds", 3, "rounds over all paths (the median is reported)")
+	short := flag.Bool("short", false, "quick run: 200 ms per timed loop instead of 1 s, one cold start instead of three")
 	stages := flag.String("stages", "", "wasm/stagebench built as a WASI command: time a batch item stage by stage, natively and in both runtimes")
+	var sizes stringList
+	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
+	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
+	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
 	flag.Parse()
+	coldRuns := 3
+	if *short {
+		check(flag.Set("test.benchtime", "200ms"))
+		coldRuns = 1
+	}
+	if *nativeOnly {
+		printNative(*rounds)
+		return
+	}
 	ctx := context.Background()
-	var md strings.Builder
-	fmt.Fprintf(&md, "Measured by `make bench` (`go run ./cmd/celwasm-bench -stages build/stagebench.wasm -o docs/benchmarks.md`, after `make build/stagebench.wasm`) on %s, %s/%s, %d CPUs, %s; module sha256 %s.\n\n",
-		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), module.SHA256()[:16])
+	began := time.Now()
+	phase := func(name string) {
+		fmt.Fprintf(os.Stderr, "celwasm-bench: %s (%.0f s in)\n", name, time.Since(began).Seconds())
+	}
+	s := benchdoc.New("go", "Go host (wazero, wasmtime-go) against native cel-go", "make bench-go")
+	s.Contextf("%s; celwasm module sha256 %s (%d bytes).", runtime.Version(), module.SHA256(), len(module.Bytes()))
+	s.Contextf("Paths, each end to end (JSON in → JSON out): *native cel-go* is cel-go with the same Kubernetes environment, the activation decoded with encoding/json and the result marshalled with encoding/json; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
+	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark). Allocations per call: heap allocations of this Go process (testing.Benchmark's count) on the native paths; the engine's are those of the code the module runs, which the WebAssembly paths cannot count from the host.", *rounds, flag.Lookup("test.benchtime").Value)
+	if *short {
+		s.Contextf("Quick run (-short).")
+	}
 
 	cases, err := loadCases()
 	check(err)
@@ -175,11 +207,10 @@ func main() {
 	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
 	check(err)
 
-	// Steady-state latency, end to end.
-	md.WriteString("### Steady-state evaluation, JSON in → JSON out (median of rounds, per call)\n\n")
-	md.WriteString("| case | native cel-go + encoding/json | celwasm engine, native | celwasm wazero | celwasm wasmtime-go | wazero / native | wasmtime / native | wazero / engine | wasmtime / engine |\n|---|---|---|---|---|---|---|---|---|\n")
-	var sumZE, sumTE float64
-	for _, c := range cases {
+	// timePaths measures a case on the four paths: medians of rounds, and
+	// the allocations per call of the native paths (for the engine, the
+	// same Go code the module runs).
+	timePaths := func(c benchCase) ([4]time.Duration, [2]int64) {
 		np, err := nativePath(c)
 		check(err)
 		ep, err := enginePath(c)
@@ -190,78 +221,227 @@ func main() {
 		check(err)
 		paths := []path{np, ep, zp, tp}
 		results := make([][]time.Duration, len(paths))
+		var allocs [2]int64
 		for r := 0; r < *rounds; r++ {
 			for i, p := range paths {
-				d, err := measure(p, c.activation)
+				d, a, err := measure(p, c.activation)
 				check(err)
 				results[i] = append(results[i], d)
+				if i < 2 {
+					allocs[i] = a
+				}
 			}
 		}
-		med := make([]time.Duration, len(paths))
+		var med [4]time.Duration
 		for i := range results {
 			med[i] = median(results[i])
 		}
-		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %.1f× | %.1f× | %.1f× | %.1f× |\n", c.name, us(med[0]), us(med[1]), us(med[2]), us(med[3]),
-			float64(med[2])/float64(med[0]), float64(med[3])/float64(med[0]), float64(med[2])/float64(med[1]), float64(med[3])/float64(med[1]))
-		sumZE += float64(med[2]) / float64(med[1])
-		sumTE += float64(med[3]) / float64(med[1])
 		fmt.Fprintf(os.Stderr, "%s: native %v engine %v wazero %v wasmtime %v\n", c.name, med[0], med[1], med[2], med[3])
+		return med, allocs
 	}
-	md.WriteString("\nActivation sizes: (a) " + size(cases[0].activation) + ", (b) " + size(cases[1].activation) + ", (c) " + size(cases[2].activation) + ", (d) " + size(cases[3].activation) + ".\n\n")
-	fmt.Fprintf(&md, "The engine's own code is as fast as native cel-go fed by encoding/json, or faster where the lazy "+
-		"activation skips decoding (a). What separates the module from native is the speed of Go-compiled "+
-		"WebAssembly: the same engine code runs on average %.0f× slower under wazero and %.0f× slower under "+
-		"wasmtime-go than natively (the last two columns), so the 4× (wazero) and 3× (wasmtime-go) targets "+
-		"hold only where native cel-go itself spends most of its time decoding JSON. The call boundary is "+
-		"not the cost: an empty export call takes %.2f µs under wazero and %.2f µs under wasmtime-go "+
-		"(whose Go binding looks the function type up on every call).\n\n", sumZE/float64(len(cases)), sumTE/float64(len(cases)),
-		emptyCall(ctx, nil).Seconds()*1e6, emptyCall(ctx, []celwasm.Option{wasmtime.Option()}).Seconds()*1e6)
+	names := [4]string{"native", "engine", "wazero", "wasmtime"}
 
-	// Batch filtering.
-	batchSection(ctx, &md, wz, wt, *rounds)
+	// Steady-state latency, end to end.
+	steady := s.AddTable("Steady-state evaluation, JSON in → JSON out, per call",
+		"case", "activation bytes", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs",
+		"wazero / native", "wasmtime-go / native", "wazero / engine", "wasmtime-go / engine", "native allocs per call", "engine allocs per call")
+	for _, c := range cases {
+		med, allocs := timePaths(c)
+		id := caseID(c.name)
+		for i, n := range names {
+			s.Metrics["go."+id+"."+n+"_us"] = usf(med[i])
+		}
+		s.Metrics["go."+id+".wazero_per_native"] = ratio(med[2], med[0])
+		s.Metrics["go."+id+".wasmtime_per_native"] = ratio(med[3], med[0])
+		steady.Row(c.name, len(c.activation), usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
+			ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), allocs[0], allocs[1])
+		s.Metrics["go."+id+".native_allocs"] = float64(allocs[0])
+		s.Metrics["go."+id+".engine_allocs"] = float64(allocs[1])
+	}
+
+	// The fixed cost of a call: `true` over an empty activation, and an
+	// export that does nothing.
+	med, allocs := timePaths(benchCase{name: "true", expr: "true", variable: "self", activation: []byte(`{}`)})
+	s.Metrics["go.true.native_allocs"] = float64(allocs[0])
+	s.Metrics["go.true.engine_allocs"] = float64(allocs[1])
+	emptyWz, emptyWt := emptyCall(ctx, nil, *rounds), emptyCall(ctx, []celwasm.Option{wasmtime.Option()}, *rounds)
+	fixed := s.AddTable("Fixed cost of a call", "call", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs", "native allocs per call", "engine allocs per call")
+	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
+	fixed.Row("`true`, activation `{}`, JSON in and out", usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), allocs[0], allocs[1])
+	fixed.Row("`true` above the empty export call", nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
+	for i, n := range names {
+		s.Metrics["go.true."+n+"_us"] = usf(med[i])
+	}
+	s.Metrics["go.empty_call.wazero_us"] = usf(emptyWz)
+	s.Metrics["go.empty_call.wasmtime_us"] = usf(emptyWt)
+	s.Metrics["go.true.wazero_above_empty_call_us"] = usf(med[2] - emptyWz)
+	s.Metrics["go.true.wasmtime_above_empty_call_us"] = usf(med[3] - emptyWt)
+
+	phase("batch")
+	batchSection(ctx, s, wz, wt, *rounds)
 	if *stages != "" {
-		stagesSection(ctx, &md, *stages)
+		phase("stages")
+		stagesSection(ctx, s, *stages)
 	}
+	phase("cold start")
 
-	// Cold start.
-	md.WriteString("### Cold start\n\n")
-	md.WriteString("| step | wazero | wasmtime-go |\n|---|---|---|\n")
-	wzCold := coldStart(ctx, nil)
-	wtCold := coldStart(ctx, []celwasm.Option{wasmtime.Option()})
-	for i, step := range []string{"load module (compile cache warm)", "first instance (instantiate + _initialize)", "first compile (environment construction)", "first eval", "**total to first result**"} {
-		fmt.Fprintf(&md, "| %s | %s | %s |\n", step, ms(wzCold[i]), ms(wtCold[i]))
+	// Cold start: medians of fresh runtimes in this process.
+	var wzCold, wtCold [][5]time.Duration
+	for i := 0; i < coldRuns; i++ {
+		wzCold = append(wzCold, coldStart(ctx, nil))
+		wtCold = append(wtCold, coldStart(ctx, []celwasm.Option{wasmtime.Option()}))
+	}
+	cold := s.AddTable(fmt.Sprintf("Cold start in a running process, compile cache warm (median of %d)", coldRuns), "step", "wazero ms", "wasmtime-go ms")
+	for i, step := range []struct{ name, metric string }{
+		{"load module (compile cache warm)", "load"}, {"first instance (instantiate + _initialize)", "instance"},
+		{"first compile (environment construction)", "compile"}, {"first eval", "eval"}, {"total to first result", "first_result"}} {
+		z, t := medianAt(wzCold, i), medianAt(wtCold, i)
+		cold.Row(step.name, msf(z), msf(t))
+		s.Metrics["go.cold.wazero."+step.metric+"_ms"] = msf(z)
+		s.Metrics["go.cold.wasmtime."+step.metric+"_ms"] = msf(t)
 	}
 	if cli := os.Getenv("CELWASM_CLI"); cli != "" {
-		fmt.Fprintf(&md, "| CLI process `celwasm eval -e 'true'` (exec → exit) | %s | %s |\n", ms(execTime(cli, "wazero")), ms(execTime(cli, "wasmtime")))
+		phase("CLI")
+		z, t := execTime(cli, "wazero", "", coldRuns+2), execTime(cli, "wasmtime", "", coldRuns+2)
+		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t))
+		s.Metrics["go.cli.wazero_ms"] = msf(z)
+		s.Metrics["go.cli.wasmtime_ms"] = msf(t)
+		// Nothing cached: an empty cache directory, the CLI's default
+		// runtime (wasmtime-go), one run (it compiles the whole module).
+		tmp, err := os.MkdirTemp("", "celwasm-bench-cache-")
+		check(err)
+		u := execTime(cli, "", tmp, 1)
+		os.RemoveAll(tmp)
+		s.AddTable("CLI, nothing cached (empty cache directory, default runtime wasmtime-go, one run)", "step", "ms").
+			Row("`celwasm eval -e 'true'`, exec → exit", msf(u))
+		s.Metrics["go.cli.uncached_ms"] = msf(u)
 	}
-	md.WriteString("\n")
 
-	// Size and memory.
-	raw := module.Bytes()
-	var gz bytes.Buffer
-	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	gw.Write(raw)
-	gw.Close()
-	var br bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
-	bw.Write(raw)
-	bw.Close()
-	md.WriteString("### Module size and memory\n\n")
-	fmt.Fprintf(&md, "| | bytes |\n|---|---|\n| module, raw | %s |\n| gzip -9 | %s |\n| brotli -11 | %s |\n", mb(len(raw)), mb(gz.Len()), mb(br.Len()))
-	fmt.Fprintf(&md, "| guest linear memory after init | %s |\n| guest linear memory after the benchmarks | %s |\n", mb(guestMemory(ctx, false)), mb(guestMemory(ctx, true)))
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	if rss, ok := readRSS(); ok {
-		fmt.Fprintf(&md, "| host process RSS at the end (both runtimes loaded) | %s |\n", mb(rss))
+	// Module sizes (the embedded module, plus -size files) and memory.
+	type mod struct {
+		name string
+		raw  []byte
 	}
-	md.WriteString("\n")
+	mods := []mod{{"celwasm", module.Bytes()}}
+	for _, f := range sizes {
+		b, err := os.ReadFile(f)
+		check(err)
+		mods = append(mods, mod{strings.TrimSuffix(filepath.Base(f), ".wasm"), b})
+	}
+	// Compressing is slow (brotli -11: minutes per module on a busy
+	// machine) and timing is over: one goroutine per module, and the sizes
+	// cached by the module's sha256.
+	phase("module sizes")
+	compressed := make([][2]int, len(mods))
+	var wg sync.WaitGroup
+	for i, m := range mods {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			compressed[i] = compressedSizes(*sizeCache, m.raw)
+		}()
+	}
+	wg.Wait()
+	sizeTable := s.AddTable("Module size", "module", "sha256", "raw MB", "gzip -9 MB", "brotli -11 MB")
+	for i, m := range mods {
+		sum := sha256.Sum256(m.raw)
+		raw, gz, br := float64(len(m.raw))/1e6, float64(compressed[i][0])/1e6, float64(compressed[i][1])/1e6
+		sizeTable.Row(m.name, hex.EncodeToString(sum[:8]), raw, gz, br)
+		s.Metrics["module."+m.name+".raw_mb"] = raw
+		s.Metrics["module."+m.name+".gzip_mb"] = gz
+		s.Metrics["module."+m.name+".brotli_mb"] = br
+	}
+	phase("memory")
+	memTable := s.AddTable("Memory", "what", "MB")
+	initMem, usedMem := guestMemory(ctx, false), guestMemory(ctx, true)
+	memTable.Row("guest linear memory after init (wazero)", float64(initMem)/1e6)
+	memTable.Row("guest linear memory after 2,000 evaluations of each case (wazero)", float64(usedMem)/1e6)
+	s.Metrics["go.guest_memory.init_mb"] = float64(initMem) / 1e6
+	s.Metrics["go.guest_memory.used_mb"] = float64(usedMem) / 1e6
+	if rss, ok := readRSS(); ok {
+		memTable.Row("this process's RSS at the end (both runtimes loaded)", float64(rss)/1e6)
+		s.Metrics["go.rss_mb"] = float64(rss) / 1e6
+	}
 	wz.Close(ctx)
 	wt.Close(ctx)
 
-	fmt.Print(md.String())
-	if *out != "" {
-		check(benchdoc.Splice(*out, "go-bench", "Go host (wazero, wasmtime-go) vs native cel-go", md.String()))
+	s.Contextf("Run time of this benchmark: %.0f s.", time.Since(began).Seconds())
+	f, err := s.Write(*out)
+	check(err)
+	fmt.Fprintln(os.Stderr, "celwasm-bench: wrote", f)
+}
+
+// printNative prints native cel-go's per-call time of each reference case
+// (and of `true` over an empty activation) in µs, the median of rounds.
+func printNative(rounds int) {
+	cases, err := loadCases()
+	check(err)
+	cases = append(cases, benchCase{name: "(true)", expr: "true", variable: "self", activation: []byte(`{}`)})
+	out := map[string]float64{}
+	for _, c := range cases {
+		p, err := nativePath(c)
+		check(err)
+		var ds []time.Duration
+		for range rounds {
+			d, _, err := measure(p, c.activation)
+			check(err)
+			ds = append(ds, d)
+		}
+		out[caseID(c.name)] = usf(median(ds))
 	}
+	b, err := json.Marshal(out)
+	check(err)
+	fmt.Println(string(b))
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// compressedSizes returns the gzip -9 and brotli -11 sizes of a module,
+// from dir/size-<sha256>.json when an earlier run wrote it.
+func compressedSizes(dir string, raw []byte) [2]int {
+	sum := sha256.Sum256(raw)
+	f := filepath.Join(dir, "size-"+hex.EncodeToString(sum[:])+".json")
+	var sizes [2]int
+	if dir != "" {
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &sizes) == nil && sizes[0] > 0 && sizes[1] > 0 {
+			return sizes
+		}
+	}
+	sizes = [2]int{gzipSize(raw), brotliSize(raw)}
+	if dir != "" {
+		b, _ := json.Marshal(sizes)
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			os.WriteFile(f, b, 0o644)
+		}
+	}
+	return sizes
+}
+
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+func brotliSize(b []byte) int {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+func medianAt(runs [][5]time.Duration, i int) time.Duration {
+	var ds []time.Duration
+	for _, r := range runs {
+		ds = append(ds, r[i])
+	}
+	return median(ds)
 }
 
 // batchEvents makes n structured CloudEvents of about 1 KB, a fifth of
@@ -286,7 +466,7 @@ func batchEvents(n int) [][]byte {
 // one Knative refuses, so an attributes filter would only measure errors).
 const batchFilter = `{"expression":"has(ce.type) && ce.type == 'com.github.pull.create' && has(ce.source) && ce.source == 'https://github.com/knative/eventing/pulls/123'"}`
 
-func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runtime, rounds int) {
+func batchSection(ctx context.Context, s *benchdoc.Section, wz, wt *celwasm.Runtime, rounds int) {
 	const n = 1000
 	events := batchEvents(n)
 	size := 0
@@ -302,7 +482,7 @@ func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runt
 		prg, err := rt.NewEnv().CompileFilter(ctx, []byte(batchFilter))
 		check(err)
 		rt := rt
-		runners = append(runners, runner{"celwasm " + rt.Engine() + " (EvalBatch, 1000 events per call)", func() int {
+		runners = append(runners, runner{rt.Engine(), func() int {
 			res, err := prg.EvalBatch(ctx, events, celwasm.CloudEvents)
 			check(err)
 			m := 0
@@ -329,7 +509,7 @@ func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runt
 		req.Write(e)
 	}
 	batchReq := req.Bytes()
-	runners = append(runners, runner{"celwasm engine, native", func() int {
+	runners = append(runners, runner{"engine", func() int {
 		return bytes.Count(h.EvalBatch(batchReq), []byte(`{"value":true`))
 	}})
 	// Native cel-go: decode each event with encoding/json, build ce and data.
@@ -340,7 +520,7 @@ func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runt
 	check(err)
 	nprg, err := env.CEL().Program(p.AST, cel.CostLimit(engine.DefaultCostLimit))
 	check(err)
-	runners = append(runners, runner{"native cel-go + encoding/json", func() int {
+	runners = append(runners, runner{"native", func() int {
 		m := 0
 		for _, e := range events {
 			var ev map[string]any
@@ -360,31 +540,31 @@ func batchSection(ctx context.Context, md *strings.Builder, wz, wt *celwasm.Runt
 		}
 		return m
 	}})
-	fmt.Fprintf(md, "### Batch filtering: one trigger filter over CloudEvents\n\nFilter `%s`, which becomes `%s`; %d structured events of %d bytes on average, one goroutine (one core), median of %d rounds.\n\n",
-		batchFilter, cr.Expression, n, size/n, rounds)
-	md.WriteString("| path | events/s | µs per event | matches |\n|---|---|---|---|\n")
-	var nativeRate float64
-	rates := make([]float64, len(runners))
+	s.Contextf("Batch filtering: the trigger filter `%s`, which becomes `%s`; %d structured CloudEvents of %d bytes on average, one goroutine (one core). Hosts call EvalBatch with all %d events; the engine runs the same batch handler natively; native cel-go decodes each event with encoding/json.",
+		batchFilter, cr.Expression, n, size/n, n)
+	label := map[string]string{"wazero": "celwasm wazero (EvalBatch)", "wasmtime": "celwasm wasmtime-go (EvalBatch)", "engine": "celwasm engine, native", "native": "native cel-go + encoding/json"}
+	durations := make([]time.Duration, len(runners))
+	matches := make([]int, len(runners))
 	for i, r := range runners {
 		var ds []time.Duration
-		matches := 0
 		for k := 0; k < rounds; k++ {
 			res := testing.Benchmark(func(b *testing.B) {
 				for j := 0; j < b.N; j++ {
-					matches = r.run()
+					matches[i] = r.run()
 				}
 			})
 			ds = append(ds, time.Duration(res.NsPerOp()))
 		}
-		d := median(ds)
-		rates[i] = float64(n) / d.Seconds()
-		if strings.HasPrefix(r.name, "native") {
-			nativeRate = rates[i]
-		}
-		fmt.Fprintf(md, "| %s | %.0f | %.2f | %d |\n", r.name, rates[i], d.Seconds()*1e6/float64(n), matches)
-		fmt.Fprintf(os.Stderr, "batch %s: %.0f events/s\n", r.name, rates[i])
+		durations[i] = median(ds)
+		fmt.Fprintf(os.Stderr, "batch %s: %.0f events/s\n", r.name, float64(n)/durations[i].Seconds())
 	}
-	fmt.Fprintf(md, "\nwazero / native cel-go: %.1f× the time per event; wasmtime-go / native: %.1f×.\n\n", nativeRate/rates[0], nativeRate/rates[1])
+	native := durations[len(runners)-1]
+	t := s.AddTable("Batch filtering: one trigger filter over 1,000 CloudEvents", "path", "events/s", "µs per event", "matches", "time per event / native cel-go")
+	for i, r := range runners {
+		rate := float64(n) / durations[i].Seconds()
+		t.Row(label[r.name], rate, durations[i].Seconds()*1e6/float64(n), matches[i], ratio(durations[i], native))
+		s.Metrics["go.batch."+r.name+"_events_per_s"] = rate
+	}
 }
 
 // coldStart measures a fresh Runtime from module load to the first result.
@@ -431,12 +611,24 @@ func cacheDir(opts []celwasm.Option) string {
 	return celwasm.DefaultCacheDir("wazero")
 }
 
-func execTime(cli, engine string) time.Duration {
+// execTime runs the CLI's `eval -e true` runs times and returns the median
+// wall time; engine "" is the CLI's default, cache "" the user cache.
+func execTime(cli, engine, cache string, runs int) time.Duration {
 	var ds []time.Duration
-	for i := 0; i < 5; i++ {
+	for i := 0; i < runs; i++ {
+		args := []string{"eval", "-e", "true"}
+		if engine != "" {
+			args = []string{"eval", "--engine", engine, "-e", "true"}
+		}
+		cmd := exec.Command(cli, args...)
+		if cache != "" {
+			cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
+		}
 		t0 := time.Now()
-		cmd := exec.Command(cli, "eval", "--engine", engine, "-e", "true")
-		check(cmd.Run())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			check(fmt.Errorf("%s %v: %v: %s", cli, args, err, out))
+		}
 		ds = append(ds, time.Since(t0))
 	}
 	return median(ds)
@@ -476,22 +668,26 @@ func guestMemory(ctx context.Context, exercised bool) int {
 }
 
 // emptyCall measures one call of an export that does nothing (celwasm_free
-// of an unknown handle).
-func emptyCall(ctx context.Context, opts []celwasm.Option) time.Duration {
+// of no handle): the median of rounds, each the mean of a timed loop.
+func emptyCall(ctx context.Context, opts []celwasm.Option, rounds int) time.Duration {
 	eng, err := engineFactory(opts)(ctx, module.Bytes(), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
 	check(err)
 	defer eng.Close(ctx)
 	in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
 	check(err)
 	defer in.Close(ctx)
-	r := testing.Benchmark(func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			if _, err := in.Call(ctx, celwasm.ExportFree, 0); err != nil {
-				b.Fatal(err)
+	var ds []time.Duration
+	for range rounds {
+		r := testing.Benchmark(func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := in.Call(ctx, celwasm.ExportFree, 0); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	return time.Duration(r.NsPerOp())
+		})
+		ds = append(ds, time.Duration(r.NsPerOp()))
+	}
+	return median(ds)
 }
 
 func readRSS() (int, bool) {
@@ -515,10 +711,14 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-func us(d time.Duration) string { return fmt.Sprintf("%.2f µs", float64(d)/1e3) }
-func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/1e6) }
-func mb(n int) string           { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
-func size(b []byte) string      { return fmt.Sprintf("%d B", len(b)) }
+func usf(d time.Duration) float64 { return float64(d) / 1e3 }
+func msf(d time.Duration) float64 { return float64(d) / 1e6 }
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
 
 func check(err error) {
 	if err != nil {

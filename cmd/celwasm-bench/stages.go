@@ -6,19 +6,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v42"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
 	"github.com/celwasm/celwasm/wasm/stagebench"
 )
 
 // stagesSection runs wasm/stagebench natively and, built as a WASI command
-// (wasmPath), under wazero and wasmtime-go, and writes where the time of a
-// batch item goes in each.
-func stagesSection(ctx context.Context, md *strings.Builder, wasmPath string) {
+// (wasmPath), under wazero and wasmtime-go: where the time of a batch item
+// goes in each.
+func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string) {
 	event, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
 	check(err)
 	native, err := stagebench.Run(event)
@@ -27,27 +27,20 @@ func stagesSection(ctx context.Context, md *strings.Builder, wasmPath string) {
 	check(err)
 	wz := stagesWazero(ctx, bin, event)
 	wtm := stagesWasmtime(bin, event)
-	md.WriteString("### Where the time goes: one batch item, stage by stage\n\n")
-	fmt.Fprintf(md, "The same Go code (`wasm/stagebench`, filter `%s`) run natively and built as a WASI command run under each runtime: ns per operation (heap allocations per operation).\n\n", stagebench.Filter)
-	md.WriteString("| stage | native | wazero | wasmtime-go | wazero / native | wasmtime / native |\n|---|---|---|---|---|---|\n")
+	s.Contextf("Stages: the same Go code (`wasm/stagebench`, filter `%s`) run natively and, built as a WASI command, under each runtime; ns and heap allocations per operation (testing.Benchmark inside the program).", stagebench.Filter)
+	t := s.AddTable("Where the time goes: one batch item, stage by stage",
+		"stage", "native ns", "native allocs", "wazero ns", "wazero allocs", "wasmtime-go ns", "wasmtime-go allocs", "wazero / native", "wasmtime-go / native")
 	for i, n := range native {
-		z, t := wz[i], wtm[i]
-		fmt.Fprintf(md, "| %s | %d (%d) | %d (%d) | %d (%d) | %.1f× | %.1f× |\n", n.Stage, n.Ns, n.Allocs, z.Ns, z.Allocs, t.Ns, t.Allocs,
-			float64(z.Ns)/float64(max(n.Ns, 1)), float64(t.Ns)/float64(max(n.Ns, 1)))
-		fmt.Fprintf(os.Stderr, "stage %s: native %d wazero %d wasmtime %d ns\n", n.Stage, n.Ns, z.Ns, t.Ns)
+		z, w := wz[i], wtm[i]
+		t.Row(n.Stage, n.Ns, n.Allocs, z.Ns, z.Allocs, w.Ns, w.Allocs,
+			float64(z.Ns)/float64(max(n.Ns, 1)), float64(w.Ns)/float64(max(n.Ns, 1)))
+		fmt.Fprintf(os.Stderr, "stage %s: native %d wazero %d wasmtime %d ns\n", n.Stage, n.Ns, z.Ns, w.Ns)
 	}
-	worst := 0
-	for i := range native[:len(native)-1] {
-		if float64(wz[i].Ns)/float64(max(native[i].Ns, 1)) > float64(wz[worst].Ns)/float64(max(native[worst].Ns, 1)) {
-			worst = i
-		}
-	}
-	item := wz[len(wz)-1].Ns
-	fmt.Fprintf(md, "\nNo single stage explains the gap: every stage is several times slower as WebAssembly, the runtime primitives included "+
-		"(an allocation, a map lookup), and the furthest from native under wazero is \"%s\" (%.1f×). A batch item takes %.1f µs under wazero, "+
-		"so one core tops out near %.0f events/s; 100,000 events/s would need the per-event work cut %.1f×, which the batch ABI cannot do: "+
-		"it already pays the call boundary once per 1,000 events.\n\n",
-		wz[worst].Stage, float64(wz[worst].Ns)/float64(max(native[worst].Ns, 1)), float64(item)/1000, 1e9/float64(max(item, 1)), float64(item)/10000)
+	last := len(native) - 1
+	s.Metrics["go.stages.item.native_ns"] = float64(native[last].Ns)
+	s.Metrics["go.stages.item.wazero_ns"] = float64(wz[last].Ns)
+	s.Metrics["go.stages.item.wasmtime_ns"] = float64(wtm[last].Ns)
+	s.Metrics["go.stages.item.allocs"] = float64(native[last].Allocs)
 }
 
 func decodeStages(out []byte) []stagebench.Result {

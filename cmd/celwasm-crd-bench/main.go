@@ -1,9 +1,10 @@
 // Command celwasm-crd-bench measures CRD validation side by side in one
 // process — kube-apiserver's own validator natively, celwasm's engine
 // natively, and the celwasm module through the Go host on wazero and
-// wasmtime-go — and writes the CRD section of docs/benchmarks.md:
+// wasmtime-go — and writes the results as build/bench/crd.json
+// (cmd/internal/benchdoc's format):
 //
-//	go run ./cmd/celwasm-crd-bench -o docs/benchmarks.md
+//	make bench-crd   (go run ./cmd/celwasm-crd-bench -o build/bench)
 //
 // The workload is a WebApp with 200 list items against the rule-heavy CRD of
 // conformance/testdata/crd/kep (40 x-kubernetes-validations: the KEP-2876
@@ -14,7 +15,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -22,12 +22,10 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
-
 	"github.com/celwasm/celwasm/conformance/crdref"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
@@ -101,9 +99,16 @@ type path struct {
 }
 
 func main() {
-	out := flag.String("o", "", "write the CRD section into this markdown file (between <!-- crd-bench:start --> and <!-- crd-bench:end -->)")
+	testing.Init()
+	out := flag.String("o", "build/bench", "write the results as crd.json into this directory")
 	rounds := flag.Int("rounds", 3, "rounds over all paths (the median is reported)")
+	short := flag.Bool("short", false, "quick run: 200 ms per timed loop instead of 1 s, one first-object run instead of three")
 	flag.Parse()
+	coldRuns := 3
+	if *short {
+		check(flag.Set("test.benchtime", "200ms"))
+		coldRuns = 1
+	}
 	ctx := context.Background()
 	start := time.Now()
 	crdDoc, obj, updated, err := workload()
@@ -207,51 +212,51 @@ func main() {
 		}
 	}
 
-	var md strings.Builder
-	fmt.Fprintf(&md, "Reproduce: `go run ./cmd/celwasm-crd-bench -o docs/benchmarks.md` (%s, %d CPUs, %s/%s, %s; module sha256 `%s…`, %s).\n\n",
-		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), module.SHA256()[:12], mb(len(module.Bytes())))
-	fmt.Fprintf(&md, "Workload: a WebApp custom resource with %d list items (%s of JSON) against the CRD of `%s` "+
-		"(40 x-kubernetes-validations: the KEP-2876 rule table, transition rules, three rules on every item of a "+
+	s := benchdoc.New("crd", "CRD validation: Go host against kube-apiserver's validator", "make bench-crd")
+	s.Contextf("%s; celwasm module sha256 %s (%d bytes).", runtime.Version(), module.SHA256(), len(module.Bytes()))
+	s.Contextf("Workload: a WebApp custom resource with %d list items (%d bytes of JSON) against the CRD of `%s` "+
+		"(%d bytes; 40 x-kubernetes-validations: the KEP-2876 rule table, transition rules, three rules on every item of a "+
 		"list-type=map list), validated as kube-apiserver validates a request: decoding with pruning and defaulting, "+
 		"object metadata, the OpenAPI schema, list types, then every rule at every node. *Update* replaces the same "+
-		"object (transition rules correlate the %d items by key). Actual rule cost: %s cost units (create), %s (update), "+
-		"the same on every path. Per object, median of %d rounds; each path checked to give the same verdict and cost first.\n\n",
-		items, kb(len(obj)), crdFile, items, group(costs["create"]), group(costs["update"]), *rounds)
-	md.WriteString("| path | create | update | objects/s (create) | first object, CRD compiled first |\n|---|---|---|---|---|\n")
-	results := map[string][2]time.Duration{}
-	for _, p := range paths {
-		var create, update []time.Duration
+		"object (transition rules correlate the %d items by key).", items, len(obj), crdFile, len(crdDoc), items)
+	s.Contextf("Actual rule cost: %d cost units (create), %d (update), the same on every path; every path gives the same verdict and cost before it is timed.", costs["create"], costs["update"])
+	s.Contextf("The module's per-object time includes sending the CRD with every request and hashing it to find the compiled CRD in the module's cache. The first object, on a fresh runtime, pays for decoding the CRD, checking its rules and compiling the validator.")
+	s.Contextf("Per object: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark); first object: median of %d fresh runs.", *rounds, flag.Lookup("test.benchtime").Value, coldRuns)
+	if *short {
+		s.Contextf("Quick run (-short).")
+	}
+	t := s.AddTable("Per object, 200 list items", "path", "create ms", "update ms", "objects/s (create)", "first object, CRD compiled first, ms", "create / native", "update / native")
+	ids := []string{"native", "engine", "wazero", "wasmtime"}
+	var ref [2]time.Duration
+	for i, p := range paths {
+		var create, update, colds []time.Duration
 		for r := 0; r < *rounds; r++ {
 			create = append(create, measure(p, obj, nil))
 			update = append(update, measure(p, updated, obj))
 		}
-		cold, err := p.cold(obj)
-		check(err)
-		c, u := median(create), median(update)
-		results[p.name] = [2]time.Duration{c, u}
-		fmt.Fprintf(&md, "| %s | %s | %s | %.0f | %s |\n", p.name, msf(c), msf(u), float64(time.Second)/float64(c), msf(cold))
+		for r := 0; r < coldRuns; r++ {
+			cold, err := p.cold(obj)
+			check(err)
+			colds = append(colds, cold)
+		}
+		c, u, cold := median(create), median(update), median(colds)
+		if i == 0 {
+			ref = [2]time.Duration{c, u}
+		}
+		t.Row(p.name, msf(c), msf(u), float64(time.Second)/float64(c), msf(cold), ratio(c, ref[0]), ratio(u, ref[1]))
+		s.Metrics["crd.create."+ids[i]+"_ms"] = msf(c)
+		s.Metrics["crd.update."+ids[i]+"_ms"] = msf(u)
+		s.Metrics["crd.first."+ids[i]+"_ms"] = msf(cold)
+		if i > 0 {
+			s.Metrics["crd.create."+ids[i]+"_per_native"] = ratio(c, ref[0])
+			s.Metrics["crd.update."+ids[i]+"_per_native"] = ratio(u, ref[1])
+		}
 		fmt.Fprintf(os.Stderr, "%s: create %v update %v cold %v\n", p.name, c, u, cold)
 	}
-	ref := results[paths[0].name]
-	md.WriteString("\n")
-	for _, p := range paths[1:] {
-		r := results[p.name]
-		fmt.Fprintf(&md, "- %s: %.1f× (create) and %.1f× (update) the native validator's time.\n", p.name, ratio(r[0], ref[0]), ratio(r[1], ref[1]))
-	}
-	fmt.Fprintf(&md, "- The module's per-object time includes sending the CRD (%s) with every request and hashing it to find the compiled CRD in the module's cache; "+
-		"the first object pays for decoding the CRD, checking its rules (compile and cost estimates, as kube-apiserver does when the CRD is created) and "+
-		"compiling the validator, once per instance.\n", kb(len(crdDoc)))
-	md.WriteString("- The module runs kube-apiserver's own validator code, so the ratio is the speed of Go compiled to WebAssembly on " +
-		"this code, not a different algorithm; the native engine row (the module's code without WebAssembly) shows celwasm's own " +
-		"glue costs nothing measurable. The code is allocation-heavy: in a CPU profile of the native path about 40% of the time is " +
-		"in Go's allocator (the rules' activations rebuild a schema's property map on every field access; the OpenAPI validator " +
-		"allocates per node), and allocation and garbage collection are where Go's WebAssembly port is slowest.\n")
-	fmt.Fprintf(&md, "\nRun time of this benchmark: %.0f s.\n", time.Since(start).Seconds())
-	if *out != "" {
-		check(benchdoc.Splice(*out, "crd-bench", "CRD validation: Go host vs kube-apiserver's validator", md.String()))
-	} else {
-		fmt.Print(md.String())
-	}
+	s.Contextf("Run time of this benchmark: %.0f s.", time.Since(start).Seconds())
+	f, err := s.Write(*out)
+	check(err)
+	fmt.Fprintln(os.Stderr, "celwasm-crd-bench: wrote", f)
 	wz.Close(ctx)
 	wt.Close(ctx)
 }
@@ -277,21 +282,7 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
-func msf(d time.Duration) string       { return fmt.Sprintf("%.2f ms", float64(d)/1e6) }
-func kb(n int) string                  { return fmt.Sprintf("%.1f KB", float64(n)/1e3) }
-func mb(n int) string                  { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
-
-func group(n uint64) string {
-	s := fmt.Sprint(n)
-	var b bytes.Buffer
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func msf(d time.Duration) float64      { return float64(d) / 1e6 }
 
 func check(err error) {
 	if err != nil {

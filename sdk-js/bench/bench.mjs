@@ -1,15 +1,17 @@
-// JavaScript benchmarks: celwasm (the module in Node and Chromium) vs @bufbuild/cel (pure
-// TypeScript CEL, no Kubernetes libraries) on the reference set of the core issue, same process,
-// plus cold start (import → first result) in Node and Chromium. Writes the markdown section
-// between <!-- js-bench:start --> and <!-- js-bench:end --> in docs/benchmarks.md.
+// JavaScript benchmarks: celwasm (the module in Node and Chromium) against two pure-JavaScript CEL
+// engines without the Kubernetes libraries, @bufbuild/cel and @marcbachmann/cel-js, on the
+// reference set (a)-(d), same process, plus cold start (import → first result) in Node and
+// Chromium. Writes build/bench/js.json (the format of cmd/internal/benchdoc); the renderer
+// (go run ./cmd/celwasm-benchdoc) turns it into a section of docs/benchmarks.md.
 //
 //   make -C sdk-js bench        (= npm run bench; BENCH_QUICK=1 for a short run)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { arch, cpus, loadavg, platform } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { plan, parse as celParse, celEnv } from '@bufbuild/cel';
+import { Environment as CelJsEnvironment } from '@marcbachmann/cel-js';
 import { Runtime, WorkerRuntime } from '../dist/node.js';
 import { launch } from '../test/browser/chromium.mjs';
 import { serve } from '../test/browser/server.mjs';
@@ -19,17 +21,44 @@ const QUICK = !!process.env.BENCH_QUICK;
 const ROUNDS = QUICK ? 3 : 7;
 const ROUND_MS = QUICK ? 100 : 300;
 const COLD_RUNS = QUICK ? 2 : 5;
-const docPath = process.env.BENCH_OUT ?? join(repoRoot, 'docs', 'benchmarks.md');
+const outPath = process.env.BENCH_OUT ?? join(repoRoot, 'build', 'bench', 'js.json');
+const loadStart = loadavg()[0];
 
 const td = (p) => readFileSync(join(repoRoot, 'conformance', 'testdata', p), 'utf8');
 const ce = JSON.parse(td('cloudevents/github-pull-request.json'));
 const spec = parseYaml(td('k8s/webapp.yaml')).spec;
 const cases = [
-  { id: '(a)', name: 'CloudEvent filter', expr: 'ce.type == "com.github.pull.create" && ce.source.startsWith("https://github.com")', v: 'ce', doc: ce, buf: true },
-  { id: '(b)', name: 'replicas in range', expr: 'self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas', v: 'self', doc: { minReplicas: 1, replicas: 3, maxReplicas: 5 }, buf: true },
-  { id: '(c)', name: '100 items match a regex', expr: "self.items.all(i, i.name.matches('^[a-z]+$'))", v: 'self', doc: spec, buf: true },
-  { id: '(d)', name: 'quantity compare', expr: "quantity(self.mem).isLessThan(quantity('1Gi'))", v: 'self', doc: { mem: '768Mi' }, buf: false },
+  { id: '(a)', name: 'CloudEvent filter', expr: 'ce.type == "com.github.pull.create" && ce.source.startsWith("https://github.com")', v: 'ce', doc: ce },
+  { id: '(b)', name: 'replicas in range', expr: 'self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas', v: 'self', doc: { minReplicas: 1, replicas: 3, maxReplicas: 5 } },
+  { id: '(c)', name: '100 items match a regex', expr: "self.items.all(i, i.name.matches('^[a-z]+$'))", v: 'self', doc: spec },
+  { id: '(d)', name: 'quantity compare', expr: "quantity(self.mem).isLessThan(quantity('1Gi'))", v: 'self', doc: { mem: '768Mi' } },
 ];
+const key = (c) => c.id.slice(1, 2); // "(a)" → "a", the metric names' case id
+
+// The other engines: each compiles the case once and returns a function of a JS object, or throws
+// when it cannot run the case (compile error or a result other than true).
+const engines = {
+  bufbuild: {
+    name: '@bufbuild/cel',
+    prepare: (c) => plan(celEnv(), celParse(c.expr)),
+  },
+  celjs: {
+    name: '@marcbachmann/cel-js',
+    // Its Environment type-checks the expression against the declared variable.
+    prepare: (c) => new CelJsEnvironment().registerVariable(c.v, 'dyn').parse(c.expr),
+  },
+};
+function prepare(engine, c) {
+  try {
+    const f = engines[engine].prepare(c);
+    const r = f(c.activation);
+    if (r instanceof Error) throw r; // @bufbuild/cel returns evaluation errors as values
+    if (r !== true) throw new Error(`result ${String(r)}, want true`);
+    return { f };
+  } catch (e) {
+    return { error: String(e?.message ?? e).split('\n')[0].slice(0, 120) };
+  }
+}
 for (const c of cases) {
   c.activation = { [c.v]: c.doc };
   c.json = JSON.stringify(c.activation);
@@ -67,36 +96,24 @@ function median(xs) {
 
 const us = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)) + ' µs';
 const ms = (x) => x.toFixed(0) + ' ms';
-const ratio = (a, b) => (a / b >= 10 ? (a / b).toFixed(0) : (a / b).toFixed(1)) + '×';
 
-/** Native cel-go per-call times from the Go section (make bench), if it is there. */
-function nativeFigures() {
-  // BENCH_NATIVE: another markdown file holding the Go section (a separate celwasm-bench run).
-  const src = process.env.BENCH_NATIVE ?? docPath;
-  if (!existsSync(src)) return {};
-  const text = readFileSync(src, 'utf8');
-  const block = /<!-- go-bench:start -->([\s\S]*?)<!-- go-bench:end -->/.exec(text)?.[1] ?? '';
-  const lines = block.split('\n');
-  const header = lines.find((l) => /^\|\s*case/i.test(l) || (/native/i.test(l) && l.startsWith('|')));
-  if (!header) return {};
-  const cols = header.split('|').map((s) => s.trim());
-  const col = cols.findIndex((c) => /^native/i.test(c));
-  if (col < 0) return {};
-  const out = {};
-  for (const l of lines) {
-    const m = /^\|\s*(\([a-d]\))/.exec(l);
-    if (!m) continue;
-    const cell = l.split('|').map((s) => s.trim())[col];
-    const v = /([\d.]+)\s*µs/.exec(cell ?? '');
-    if (v) out[m[1]] = Number(v[1]);
+/** Median per-call time in µs of an async call: ROUNDS rounds of n calls each. */
+async function measureAsync(fn, n) {
+  for (let i = 0; i < Math.min(100, n); i++) await fn();
+  const per = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn();
+    per.push(((performance.now() - t0) * 1000) / n);
   }
-  return out;
+  return median(per);
 }
 
 // ------------------------------------------------------------------------------------------
 // Steady state in Node
 
 let floor = 0;
+let floorObject = 0;
 
 async function steady() {
   const rt = await Runtime.load();
@@ -114,6 +131,7 @@ async function steady() {
   }
   const floorPrg = rt.env({ base: 'cel' }).compile('true');
   floor = measure(() => floorPrg.eval('{}').json);
+  floorObject = measure(() => floorPrg.eval({}).value);
   for (const [i, c] of cases.entries()) {
     const prg = prgs[i];
     const want = prg.eval(c.json).json;
@@ -121,20 +139,19 @@ async function steady() {
     const row = { c };
     row.jsonPath = measure(() => prg.eval(c.json).json);
     row.objPath = measure(() => prg.eval(c.activation).value);
-    if (c.buf) {
-      const f = plan(celEnv(), celParse(c.expr));
-      if (f(c.activation) !== true) throw new Error(`${c.id}: @bufbuild/cel gives ${f(c.activation)}`);
-      row.buf = measure(() => f(c.activation));
-      row.bufJson = measure(() => f(JSON.parse(c.json)));
+    for (const e of Object.keys(engines)) {
+      const p = prepare(e, c);
+      row[e] = { error: p.error };
+      if (p.f) {
+        row[e].object = measure(() => p.f(c.activation));
+        row[e].json = measure(() => p.f(JSON.parse(c.json)));
+      }
     }
     const wprg = await wrt.env({ variables: { [c.v]: 'dyn' } }).compile(c.expr);
-    const n = QUICK ? 200 : 1000;
-    for (let i = 0; i < 100; i++) await wprg.eval(c.json);
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) await wprg.eval(c.json);
-    row.worker = ((performance.now() - t0) * 1000) / n;
+    row.worker = await measureAsync(() => wprg.eval(c.json), QUICK ? 100 : 300);
     rows.push(row);
-    console.error(`${c.id} celwasm json ${us(row.jsonPath)}, object ${us(row.objPath)}, worker ${us(row.worker)}` + (c.buf ? `, @bufbuild/cel ${us(row.buf)} (JSON ${us(row.bufJson)})` : ''));
+    console.error(`${c.id} celwasm json ${us(row.jsonPath)}, object ${us(row.objPath)}, worker ${us(row.worker)}` +
+      Object.keys(engines).map((e) => `, ${engines[e].name} ${row[e].object !== undefined ? us(row[e].object) : row[e].error}`).join(''));
   }
   wrt.close();
   rt.close();
@@ -160,6 +177,14 @@ function nodeCold(which) {
          const t4 = performance.now();
          if (v !== true) throw new Error('wrong result');
          console.log(JSON.stringify({ total: t4 - t0, imp: t1 - t0, load: t2 - t1, compile: t3 - t2, eval: t4 - t3 }));`
+      : which === 'celjs'
+      ? `const t0 = performance.now();
+         const { Environment } = await import('@marcbachmann/cel-js');
+         const t1 = performance.now();
+         const v = new Environment().registerVariable('self', 'dyn').parse(${JSON.stringify(c.expr)})(${JSON.stringify(c.activation)});
+         const t4 = performance.now();
+         if (v !== true) throw new Error('wrong result');
+         console.log(JSON.stringify({ total: t4 - t0, imp: t1 - t0 }));`
       : `const t0 = performance.now();
          const { plan, parse, celEnv } = await import('@bufbuild/cel');
          const t1 = performance.now();
@@ -221,76 +246,124 @@ async function chromium() {
 
 // ------------------------------------------------------------------------------------------
 
-function splice(body) {
-  const start = '<!-- js-bench:start -->';
-  const end = '<!-- js-bench:end -->';
-  const block = `${start}\n${body.trim()}\n${end}`;
-  let text = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n';
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i >= 0 && j > i) text = text.slice(0, i) + block + text.slice(j + end.length);
-  else text = text.trimEnd() + '\n\n## JavaScript (Node, Chromium)\n\n' + block + '\n';
-  writeFileSync(docPath, text);
+/**
+ * Native cel-go's per-call time of each case (JSON bytes in, encoding/json, JSON out), measured by
+ * the Go benchmark's native path right after the Node measurements, so the ratio is of one run.
+ */
+function nativeCelGo() {
+  const args = ['run', './cmd/celwasm-bench', '-native-only', ...(QUICK ? ['-short'] : [])];
+  const out = execFileSync(process.env.GO || 'go', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1));
 }
 
 const t0 = performance.now();
 const rows = await steady();
+const native = nativeCelGo();
+console.error(`native cel-go: ${JSON.stringify(native)}`);
 const coldNode = nodeCold('celwasm');
 const coldBuf = nodeCold('bufbuild');
-console.error(`node cold: celwasm ${ms(coldNode.total)}, @bufbuild/cel ${ms(coldBuf.total)}`);
+const coldCelJs = nodeCold('celjs');
+console.error(`node cold: celwasm ${ms(coldNode.total)}, @bufbuild/cel ${ms(coldBuf.total)}, @marcbachmann/cel-js ${ms(coldCelJs.total)}`);
 const chrome = await chromium();
 console.error(`chromium cold: ${ms(chrome.cold.total)} (worker ${ms(chrome.coldWorker.total)})`);
-const native = nativeFigures();
 const wasmSha = readFileSync(join(repoRoot, 'build', 'celwasm.wasm.sha256'), 'utf8').trim();
 const pkg = JSON.parse(readFileSync(join(sdkRoot, 'package.json'), 'utf8'));
+const dev = pkg.devDependencies;
 
-let md = '';
-md += `Measured by \`make -C sdk-js bench\` (\`npm run bench\` in sdk-js: bench/bench.mjs) on ${new Date().toISOString().slice(0, 10)}, ` +
-  `Node ${process.version}, ${chrome.version.startsWith('1') ? 'Chromium ' + chrome.version : chrome.version} (headless), ${cpus().length} CPUs (${cpus()[0]?.model.trim()}); ` +
-  `module sha256 ${wasmSha.slice(0, 12)}…; @bufbuild/cel ${pkg.devDependencies['@bufbuild/cel']}. ` +
-  `Per-call times are medians of ${ROUNDS} rounds of ≥ ${ROUND_MS} ms after a warm-up; cold starts are medians of ${COLD_RUNS} fresh processes / browser contexts. ` +
-  'Every case is checked to give `true` on every path before it is timed.\n\n';
-md += '### Steady-state evaluation in Node (per call, same process)\n\n';
-md += 'celwasm paths: *JSON → JSON* is the JSON text of the activation in and the canonical JSON of the result out (what the Go section measures for native cel-go: JSON bytes in, JSON out); *object → value* is a JS object in (serialised by the SDK) and the decoded JS value out. *Worker* is the same JSON → JSON call through `WorkerRuntime` (postMessage round trip to a worker thread). @bufbuild/cel (pure TypeScript, no Kubernetes libraries: no `quantity`) evaluates a planned expression over a JS object; *from JSON* adds `JSON.parse` of the same text.\n\n';
-md += '| case | celwasm JSON → JSON | celwasm object → value | celwasm Worker | @bufbuild/cel object | @bufbuild/cel from JSON | celwasm ÷ @bufbuild/cel (object) | native cel-go (Go section) | celwasm JSON ÷ native |\n';
-md += '|---|---|---|---|---|---|---|---|---|\n';
-for (const r of rows) {
-  const n = native[r.c.id];
-  md += `| ${r.c.id} ${r.c.name} | ${us(r.jsonPath)} | ${us(r.objPath)} | ${us(r.worker)} | ${r.buf ? us(r.buf) : '—'} | ${r.bufJson ? us(r.bufJson) : '—'} | ${r.buf ? ratio(r.objPath, r.buf) : '— (no Kubernetes library)'} | ${n ? us(n) : 'n/a'} | ${n ? ratio(r.jsonPath, n) : 'n/a'} |\n`;
+const metrics = {};
+const context = [
+  `Node ${process.version}; ${chrome.version.startsWith('1') ? 'Chromium ' + chrome.version : chrome.version} (headless); celwasm module sha256 ${wasmSha}; @bufbuild/cel ${dev['@bufbuild/cel']}; @marcbachmann/cel-js ${dev['@marcbachmann/cel-js']}.`,
+  '*native cel-go* is the Go benchmark\'s native path (`go run ./cmd/celwasm-bench -native-only`, cel-go with the same Kubernetes environment, the JSON activation decoded with encoding/json and the result marshalled back), run right after the Node measurements.',
+  'celwasm paths: *JSON → JSON* is the JSON text of the activation in and the canonical JSON of the result out; *object → value* is a JS object in (serialised by the SDK) and the decoded JS value out; *Worker* is the JSON → JSON call through `WorkerRuntime` (a postMessage round trip to a worker thread).',
+  '@bufbuild/cel (planned expression) and @marcbachmann/cel-js (an `Environment` declaring the variable as `dyn`, which type-checks the expression) evaluate over a JS object; *from JSON* adds `JSON.parse` of the same text. Neither has the Kubernetes libraries.',
+  `Per-call times: the median of ${ROUNDS} rounds of ≥ ${ROUND_MS} ms each (Worker: ${ROUNDS} rounds of ${QUICK ? 100 : 300} calls), after a warm-up; cold starts: the median of ${COLD_RUNS} fresh processes / browser contexts.`,
+];
+for (const e of Object.keys(engines)) {
+  const cannot = rows.filter((r) => r[e].object === undefined).map((r) => `${r.c.id}: ${r[e].error}`);
+  if (cannot.length) context.push(`Cases ${engines[e].name} cannot run: ${cannot.join('; ')}.`);
 }
-md += '\n### Steady-state evaluation in Chromium (per call, page main thread)\n\n| case | celwasm JSON → JSON | celwasm object → value |\n|---|---|---|\n';
-for (const s of chrome.steady) md += `| ${s.id} | ${us(s.jsonPath)} | ${us(s.objPath)} |\n`;
-md += '\n### Cold start: import → first result\n\n';
-md += 'Case (b), from the start of `import()` of the package to the first evaluated value: reading or fetching the 38 MB module, compiling it (V8 compiles lazily), instantiating it and running the Go runtime\'s initialisation, building the Kubernetes environment on the first compile, and the first evaluation. Chromium: a fresh browser context each run (nothing cached), the module fetched from a local HTTP server and compiled with `WebAssembly.compileStreaming`.\n\n';
-md += '| | total | import | module load (fetch/read + compile + instantiate) | first compile | first eval |\n|---|---|---|---|---|---|\n';
-md += `| Node, celwasm \`Runtime\` | ${ms(coldNode.total)} | ${ms(coldNode.imp)} | ${ms(coldNode.load)} | ${ms(coldNode.compile)} | ${ms(coldNode.eval)} |\n`;
-md += `| Node, @bufbuild/cel (for comparison) | ${ms(coldBuf.total)} | ${ms(coldBuf.imp)} | — | — | — |\n`;
-md += `| Chromium, celwasm \`Runtime\` (main thread) | ${ms(chrome.cold.total)} | ${ms(chrome.cold.imp)} | ${ms(chrome.cold.load)} | ${ms(chrome.cold.compile)} | ${ms(chrome.cold.eval)} |\n`;
-md += `| Chromium, celwasm \`WorkerRuntime\` | ${ms(chrome.coldWorker.total)} | ${ms(chrome.coldWorker.imp)} | ${ms(chrome.coldWorker.load)} | ${ms(chrome.coldWorker.compile)} | ${ms(chrome.coldWorker.eval)} |\n`;
-md += '\n### Reading\n\n';
-const lines = [];
-for (const r of rows) {
-  const n = native[r.c.id];
-  const vsBuf = r.buf ? r.objPath / r.buf : undefined;
-  let s = `- ${r.c.id}: celwasm ${us(r.jsonPath)} JSON → JSON`;
-  if (n) s += ` = ${ratio(r.jsonPath, n)} native cel-go (${r.jsonPath / n <= 1.5 ? 'within' : 'outside'} the 1.5× target)`;
-  if (vsBuf !== undefined) s += `; ${vsBuf < 1 ? `${ratio(r.buf, r.objPath)} faster than` : `${ratio(r.objPath, r.buf)} slower than`} @bufbuild/cel on JS objects`;
-  else s += '; @bufbuild/cel has no Kubernetes `quantity` library';
-  lines.push(s + '.');
-}
-md += lines.join('\n') + '\n';
-if (Object.keys(native).length === 0) md += '- Native cel-go figures: run `make bench` (the Go section) first; the ratios to native are filled in from it.\n';
-else md += `- Native cel-go figures are the "native cel-go + encoding/json" column of the Go section (${process.env.BENCH_NATIVE ? 'a `go run ./cmd/celwasm-bench` run on the same machine just before this one' : 'docs/benchmarks.md, measured by `make bench`'}): cel-go with the same Kubernetes environment, JSON bytes decoded with encoding/json and the result marshalled back.\n`;
-const withBuf = rows.filter((r) => r.buf);
-const best = withBuf.reduce((a, b) => (a.objPath / a.buf < b.objPath / b.buf ? a : b));
-const ahead = withBuf.filter((r) => r.objPath < r.buf);
-md += `- The per-call floor — \`true\` with an empty activation, JSON → JSON — is ${us(floor)} in Node: entering the Go code in the module and leaving it. The rest of a small case ((b): ${us(rows[1].jsonPath)}) is the module's work per call: validating the activation JSON, converting what the expression reads, cost tracking, encoding the result; the JavaScript side (building the request, \`encodeInto\` into guest memory, slicing the response) is about 1 µs.\n`;
-md += `- Against @bufbuild/cel: ${ahead.length ? `celwasm is ahead on ${ahead.map((r) => r.c.id).join(', ')}` : 'celwasm is not ahead on any case measured here'}; the gap is smallest where the engine does real work (${best.c.id}: ${ratio(best.objPath, best.buf)}), and largest where an expression reads two fields of an already parsed object, which a pure-JS evaluator does in a few µs. celwasm's case is semantics rather than speed: cel-go's exact behaviour (RE2 regular expressions, the Kubernetes libraries — (d) has no @bufbuild/cel equivalent — kube-apiserver's cost estimates and costs) and results byte-identical to every other host.\n`;
-md += '- The Worker path adds a postMessage round trip per call; it exists so that long evaluations never block a page (and can be stopped by terminating the worker), not for throughput.\n';
-md += '- Cold start is dominated by instantiating the module and initialising the Go runtime (and, in browsers, fetching 38 MB); a page should start the `WorkerRuntime` early and keep it.\n';
-md += '- The machine\'s 2 CPUs were shared with other jobs: expect ±30% between runs (medians are reported).\n';
-md += `\nRun time of this benchmark: ${((performance.now() - t0) / 1000).toFixed(0)} s.\n`;
+if (QUICK) context.push('Quick run (BENCH_QUICK=1).');
 
-splice(md);
-console.log(md);
-console.error(`bench: wrote the js-bench section of ${docPath}`);
+const tables = [];
+const steadyRows = [];
+for (const r of rows) {
+  const k = key(r.c);
+  metrics[`js.node.${k}.json_us`] = r.jsonPath;
+  metrics[`js.node.${k}.object_us`] = r.objPath;
+  metrics[`js.node.${k}.worker_us`] = r.worker;
+  metrics[`js.native.${k}_us`] = native[k];
+  metrics[`js.node.${k}.json_per_native`] = r.jsonPath / native[k];
+  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, native[k], r.jsonPath / native[k]];
+  for (const e of Object.keys(engines)) {
+    cells.push(r[e].object ?? null, r[e].json ?? null);
+    if (r[e].object !== undefined) {
+      metrics[`js.node.${k}.${e}_us`] = r[e].object;
+      metrics[`js.node.${k}.${e}_json_us`] = r[e].json;
+      metrics[`js.node.${k}.object_per_${e}`] = r.objPath / r[e].object;
+    }
+  }
+  cells.push(r.bufbuild.object !== undefined ? r.objPath / r.bufbuild.object : null);
+  cells.push(r.celjs.object !== undefined ? r.objPath / r.celjs.object : null);
+  steadyRows.push(cells);
+}
+tables.push({
+  title: 'Steady-state evaluation in Node, per call, same process',
+  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'native cel-go µs', 'celwasm JSON → JSON / native cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
+    '@marcbachmann/cel-js µs', '@marcbachmann/cel-js from JSON µs', 'celwasm object / @bufbuild/cel', 'celwasm object / @marcbachmann/cel-js'],
+  rows: steadyRows,
+});
+metrics['js.node.true_us'] = floor;
+metrics['js.native.true_us'] = native.true;
+metrics['js.node.true_object_us'] = floorObject;
+tables.push({
+  title: 'Fixed cost of a call in Node: `true`, empty activation',
+  columns: ['path', 'µs'],
+  rows: [['celwasm JSON → JSON (`{}` in, `true` out)', floor], ['celwasm object → value', floorObject], ['native cel-go, JSON in and out', native.true]],
+});
+tables.push({
+  title: 'Steady-state evaluation in Chromium, per call, page main thread',
+  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs'],
+  rows: chrome.steady.map((x) => [x.id, x.jsonPath, x.objPath]),
+});
+for (const x of chrome.steady) {
+  metrics[`js.chromium.${x.id.slice(1, 2)}.json_us`] = x.jsonPath;
+  metrics[`js.chromium.${x.id.slice(1, 2)}.object_us`] = x.objPath;
+}
+context.push('Cold start: case (b), from the start of `import()` of the package to the first evaluated value: reading or fetching the module, compiling it, instantiating it and initialising the Go runtime, building the environment on the first compile, and the first evaluation. Node: a new process each run. Chromium: a fresh browser context each run (nothing cached), the module fetched from a local HTTP server and compiled with `WebAssembly.compileStreaming`.');
+const coldRow = (name, x) => [name, x.total, x.imp, x.load ?? null, x.compile ?? null, x.eval ?? null];
+tables.push({
+  title: 'Cold start: import → first result',
+  columns: ['', 'total ms', 'import ms', 'module load (fetch/read + compile + instantiate) ms', 'first compile ms', 'first eval ms'],
+  rows: [
+    coldRow('Node, celwasm `Runtime`', coldNode),
+    coldRow('Node, @bufbuild/cel', coldBuf),
+    coldRow('Node, @marcbachmann/cel-js', coldCelJs),
+    coldRow('Chromium, celwasm `Runtime` (main thread)', chrome.cold),
+    coldRow('Chromium, celwasm `WorkerRuntime`', chrome.coldWorker),
+  ],
+});
+for (const [name, x] of [['node', coldNode], ['chromium', chrome.cold], ['chromium_worker', chrome.coldWorker]]) {
+  metrics[`js.${name}.cold.first_result_ms`] = x.total;
+  metrics[`js.${name}.cold.import_ms`] = x.imp;
+  metrics[`js.${name}.cold.load_ms`] = x.load;
+}
+metrics['js.node.cold.bufbuild_first_result_ms'] = coldBuf.total;
+metrics['js.node.cold.celjs_first_result_ms'] = coldCelJs.total;
+context.push(`Run time of this benchmark: ${((performance.now() - t0) / 1000).toFixed(0)} s; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end.`);
+
+// A metric that was not measured is left out (JSON would turn NaN into null).
+for (const [k, v] of Object.entries(metrics)) if (!Number.isFinite(v)) delete metrics[k];
+
+const section = {
+  section: 'js',
+  title: 'JavaScript SDK (Node, Chromium) against @bufbuild/cel and @marcbachmann/cel-js',
+  command: 'make -C sdk-js bench',
+  date: new Date().toISOString().slice(0, 10),
+  machine: `${platform()}/${arch() === 'x64' ? 'amd64' : arch()}, ${cpus().length} CPUs, ${cpus()[0]?.model.trim()}`,
+  context,
+  tables,
+  metrics,
+};
+mkdirSync(dirname(outPath), { recursive: true });
+writeFileSync(outPath, JSON.stringify(section, null, 2) + '\n');
+console.error(`bench: wrote ${outPath}`);

@@ -4,11 +4,11 @@
 common-expression-language (Rust) in one process, and cold start (import →
 first result) with and without the compiled-module cache.
 
-    python bench/bench.py --repo .. [--update ../docs/benchmarks.md]
+    python bench/bench.py --repo .. [--out ../build/bench/python.json] [--quick]
 
-Writes the "## Python" section of docs/benchmarks.md between
-<!-- python-bench:start --> and <!-- python-bench:end --> (other sections
-are left alone). Run by `make -C sdk-python bench`.
+Writes build/bench/python.json (the format of cmd/internal/benchdoc); the
+renderer (go run ./cmd/celwasm-benchdoc) turns it into a section of
+docs/benchmarks.md. Run by `make -C sdk-python bench`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,6 @@ import yaml
 
 import celwasm
 
-START, END = "<!-- python-bench:start -->", "<!-- python-bench:end -->"
-
-
 def load_cases(repo: Path) -> List[Dict[str, Any]]:
     td = repo / "conformance" / "testdata"
     event_text = (td / "cloudevents" / "github-pull-request.json").read_text()
@@ -46,22 +43,25 @@ def load_cases(repo: Path) -> List[Dict[str, Any]]:
     ]
 
 
+ROUNDS = 7
+
+
 def measure(fn: Callable[[], Any], budget: float) -> float:
-    """Seconds per call: the fastest of 7 batches of ~budget/7 seconds each
-    (the batch least disturbed by other load on a shared machine)."""
+    """Seconds per call: the median of ROUNDS batches of ~budget/ROUNDS
+    seconds each, each batch the mean of its calls."""
     for _ in range(3):
         fn()
     t0 = time.perf_counter()
     fn()
     one = max(time.perf_counter() - t0, 1e-7)
-    n = max(1, int(budget / 7 / one))
+    n = max(1, int(budget / ROUNDS / one))
     samples = []
-    for _ in range(7):
+    for _ in range(ROUNDS):
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
         samples.append((time.perf_counter() - t0) / n)
-    return min(samples)
+    return statistics.median(samples)
 
 
 def bench_celwasm(case: Dict[str, Any], budget: float, rt: celwasm.Runtime) -> Dict[str, Optional[float]]:
@@ -170,18 +170,12 @@ def short_error(e: Optional[str]) -> str:
     return e.replace('("', "").replace("`", "'")
 
 
-def fmt_us(s: Optional[float]) -> str:
-    if s is None:
-        return "–"
-    us = s * 1e6
-    return "%.1f µs" % us if us < 1000 else "{:,.0f} µs".format(us)
+def us(s: Optional[float]) -> Optional[float]:
+    return None if s is None else s * 1e6
 
 
-def ratio(a: Optional[float], b: Optional[float]) -> str:
-    if a is None or b is None:
-        return "–"
-    r = a / b
-    return "%.0f×" % r if r >= 10 else "%.1f×" % r if r >= 1 else "%.2f×" % r
+def per(a: Optional[float], b: Optional[float]) -> Optional[float]:
+    return None if a is None or b is None else a / b
 
 
 def cpu_model() -> str:
@@ -203,12 +197,17 @@ def version(dist: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
-    ap.add_argument("--update", type=Path, help="markdown file to splice the section into")
+    ap.add_argument("--out", type=Path, help="results file (default: REPO/build/bench/python.json)")
     ap.add_argument("--budget", type=float, default=2.0, help="seconds of measurement per library and case")
     ap.add_argument("--cold-runs", type=int, default=2, help="runs of the uncached cold start (each compiles the module)")
     ap.add_argument("--warm-runs", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="short run: budget 0.5 s, 3 warm and 1 uncached cold start")
     args = ap.parse_args()
+    if args.quick:
+        args.budget, args.warm_runs, args.cold_runs = 0.5, 3, 1
+    out = args.out or args.repo / "build" / "bench" / "python.json"
     t_start = time.perf_counter()
+    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
     cases = load_cases(args.repo)
     rt = celwasm.Runtime(instances=1)
@@ -219,8 +218,16 @@ def main() -> int:
         r = bench_cel_rust(c, args.budget)
         rows.append((c, w, p, r))
         print(
-            "%-28s celwasm %s (bytes %s, module %s) | cel-python %s %s | cel(rust) %s"
-            % (c["name"], fmt_us(w["dict"]), fmt_us(w["bytes"]), fmt_us(w["module"]), fmt_us(p["dict"]), p.get("runner") or p.get("error"), fmt_us(r["dict"]) if r["dict"] else r["error"]),
+            "%-28s celwasm %.1f µs (bytes %.1f, module %.1f) | cel-python %s | cel(rust) %s"
+            % (
+                c["name"],
+                us(w["dict"]),
+                us(w["bytes"]),
+                us(w["module"]),
+                "%.1f µs %s" % (us(p["dict"]), p["runner"]) if p["dict"] else p["error"],
+                "%.1f µs" % us(r["dict"]) if r["dict"] else r["error"],
+            ),
+            file=sys.stderr,
             flush=True,
         )
 
@@ -232,114 +239,86 @@ def main() -> int:
             uncached.append(cold("celwasm", {"CELWASM_CACHE_DIR": d}))
     assert not any(x["from_cache"] for x in uncached)
 
-    def med(xs: List[Dict[str, Any]], k: str) -> float:
-        return statistics.median(x[k] for x in xs)
+    def med_ms(xs: List[Dict[str, Any]], k: str) -> float:
+        return statistics.median(x[k] for x in xs) * 1e3
 
     v = rt.version()
-    lines = []
-    lines.append(
-        "Reproduce: `make -C sdk-python bench` (runs `sdk-python/bench/bench.py` in sdk-python/.venv with the "
-        "versions pinned in sdk-python/requirements-dev.txt).\n"
-    )
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    lines.append(
-        "Machine: %s, %d cores (load average %.1f at the end of the run); Python %s; celwasm %s on wasmtime-py %s (module sha256 `%s…`); cel-python %s; "
-        "common-expression-language %s.\n"
-        % (cpu_model(), os.cpu_count() or 0, load, platform.python_version(), celwasm.__version__, version("wasmtime"), v.module_sha256[:12], version("cel-python"), version("common-expression-language"))
-    )
-    lines.append(
-        "Per evaluation, the fastest of 7 batches (min, robust to other load on a shared machine), one process, each library's program compiled once. Input is a "
-        "Python dict (the parsed document) for every library: celwasm encodes it as JSON, cel-python converts it "
-        "with `celpy.json_to_cel` (its documented path; the faster of its interpreted and compiled runners is "
-        "shown), common-expression-language takes the dict. \"celwasm, JSON bytes\" passes the document as JSON "
-        "text, untouched (the path for documents read from files). Neither other library has the Kubernetes "
-        "libraries, so (d) runs on celwasm only. \"module call\" is the module alone: one raw `celwasm_eval` "
-        "call with the request bytes prepared (`celwasm.Instance.eval`), what every host pays.\n"
-    )
-    lines.append("| case | celwasm (dict) | celwasm (JSON bytes) | module call | cel-python | common-expression-language | cel-python / celwasm | common-expression-language / celwasm |")
-    lines.append("|---|---|---|---|---|---|---|---|")
-    for c, w, p, r in rows:
-        lines.append(
-            "| %s | %s | %s | %s | %s | %s | %s | %s |"
-            % (
-                c["name"],
-                fmt_us(w["dict"]),
-                fmt_us(w["bytes"]),
-                fmt_us(w["module"]),
-                fmt_us(p["dict"]) if p["dict"] else "not supported",
-                fmt_us(r["dict"]) if r["dict"] else "not supported",
-                ratio(p["dict"], w["dict"]),
-                ratio(r["dict"], w["dict"]),
-            )
-        )
-    lines.append("")
+    metrics: Dict[str, float] = {}
+    context = [
+        "Python %s; celwasm %s on wasmtime-py %s (module sha256 %s); cel-python %s; common-expression-language %s; versions pinned in sdk-python/requirements-dev.txt."
+        % (platform.python_version(), celwasm.__version__, version("wasmtime"), v.module_sha256, version("cel-python"), version("common-expression-language")),
+        "Input is a Python dict (the parsed document) for every library: celwasm encodes it as JSON, cel-python converts it with `celpy.json_to_cel` "
+        "(its documented path; the faster of its interpreted and compiled runners is shown), common-expression-language takes the dict. "
+        "*celwasm, JSON bytes* passes the document as JSON text. *module call* is one raw `celwasm_eval` call with the request bytes prepared "
+        "(`celwasm.Instance.eval`). Each library's program is compiled once.",
+        "Per-call times: the median of %d batches of about %.2f s each, each batch the mean of its calls." % (ROUNDS, args.budget / ROUNDS),
+        "Activation sizes: %s bytes." % ", ".join("%s %d" % (c["name"][:3], len(json.dumps({c["var"]: c["doc"]}, separators=(",", ":")))) for c in cases),
+    ]
     unsupported = ["%s cel-python: `%s`" % (c["name"][:3], short_error(p["error"])) for c, w, p, r in rows if p["dict"] is None]
     unsupported += ["%s common-expression-language: `%s`" % (c["name"][:3], short_error(r["error"])) for c, w, p, r in rows if r["dict"] is None]
     if unsupported:
-        lines.append("Not supported (no Kubernetes libraries): " + "; ".join(unsupported) + ".\n")
-    lines.append("Reading:\n")
+        context.append("Cases the other libraries cannot run: " + "; ".join(unsupported) + ".")
+    if args.quick:
+        context.append("Quick run (--quick).")
+
+    steady_rows = []
     for c, w, p, r in rows:
-        parts = []
+        k = c["name"][1]
+        steady_rows.append([c["name"], us(w["dict"]), us(w["bytes"]), us(w["module"]), us(p["dict"]), us(r["dict"]), per(w["dict"], p["dict"]), per(w["dict"], r["dict"])])
+        metrics["python.%s.dict_us" % k] = us(w["dict"])
+        metrics["python.%s.bytes_us" % k] = us(w["bytes"])
+        metrics["python.%s.module_us" % k] = us(w["module"])
         if p["dict"]:
-            x = p["dict"] / w["dict"]
-            parts.append("%s cel-python (target ≥ 20×: %s)" % (ratio(p["dict"], w["dict"]) + " faster than", "met" if x >= 20 else "missed"))
+            metrics["python.%s.celpy_us" % k] = us(p["dict"])
+            metrics["python.%s.dict_per_celpy" % k] = w["dict"] / p["dict"]
         if r["dict"]:
-            rr = r["dict"] / w["dict"]
-            parts.append(("%s faster than common-expression-language" % ratio(r["dict"], w["dict"])) if rr >= 1 else ("%s slower than common-expression-language" % ratio(w["dict"], r["dict"])))
-        share = 100.0 * w["module"] / w["dict"]
-        parts.append("the module call is %.0f%% of celwasm's time" % min(share, 100.0))
-        lines.append("- %s: %s." % (c["name"], "; ".join(parts)))
-    lines.append(
-        "- Where the expression does little work ((a), (b), (d)) the fixed cost of a module call (JSON in, "
-        "environment lookup, canonical JSON out, ~7 µs for `true`) and reading the activation dominate; "
-        "the Python side (encoding the dict, the pool, slicing the response) adds the rest. Where the engine "
-        "works ((c): 100 RE2 matches), compiled Go code pays for the crossing.\n"
+            metrics["python.%s.cel_rust_us" % k] = us(r["dict"])
+            metrics["python.%s.dict_per_cel_rust" % k] = w["dict"] / r["dict"]
+    tables = [
+        {
+            "title": "Steady-state evaluation, per call, one process",
+            "columns": ["case", "celwasm (dict) µs", "celwasm (JSON bytes) µs", "module call µs", "cel-python µs", "common-expression-language µs", "celwasm / cel-python", "celwasm / common-expression-language"],
+            "rows": steady_rows,
+        }
+    ]
+    context.append(
+        "Cold start: a new process, `import` → first result of (b); module cache warm: median of %d runs; nothing cached: %s, each with an empty cache directory (the module is compiled by Cranelift, then cached)."
+        % (args.warm_runs, "one run" if args.cold_runs == 1 else "median of %d runs" % args.cold_runs)
     )
-    lines.append(
-        "A ratio above 1× means celwasm is faster. Activation sizes: %s.\n"
-        % ", ".join("%s %d B" % (c["name"][:3], len(json.dumps({c["var"]: c["doc"]}, separators=(",", ":")))) for c in cases)
-    )
-    lines.append("Cold start, a new process: `import` → first result of (b) (median of %d runs; uncached: %d runs, each in an empty cache directory).\n" % (args.warm_runs, args.cold_runs))
-    lines.append("| | import | import → first result | process wall time |")
-    lines.append("|---|---|---|---|")
-    lines.append(
-        "| celwasm, module cache warm (deserialize %.2f s) | %.2f s | %.2f s | %.2f s |"
-        % (med(warm["celwasm"], "load"), med(warm["celwasm"], "import_s"), med(warm["celwasm"], "first_result_s"), med(warm["celwasm"], "wall_s"))
-    )
+    cold_rows = [["celwasm, module cache warm", med_ms(warm["celwasm"], "load"), med_ms(warm["celwasm"], "import_s"), med_ms(warm["celwasm"], "first_result_s"), med_ms(warm["celwasm"], "wall_s")]]
+    metrics["python.cold.warm.first_result_ms"] = med_ms(warm["celwasm"], "first_result_s")
+    metrics["python.cold.warm.wall_ms"] = med_ms(warm["celwasm"], "wall_s")
     if uncached:
-        lines.append(
-            "| celwasm, no cache (Cranelift compile %.1f s, then cache write) | %.2f s | %.1f s | %.1f s |"
-            % (med(uncached, "load"), med(uncached, "import_s"), med(uncached, "first_result_s"), med(uncached, "wall_s"))
-        )
-    lines.append("| cel-python | %.2f s | %.2f s | %.2f s |" % (med(warm["celpy"], "import_s"), med(warm["celpy"], "first_result_s"), med(warm["celpy"], "wall_s")))
-    lines.append("| common-expression-language | %.3f s | %.3f s | %.2f s |" % (med(warm["cel"], "import_s"), med(warm["cel"], "first_result_s"), med(warm["cel"], "wall_s")))
-    lines.append("")
-    lines.append(
-        "The module is compiled once per machine (per module sha256 and wasmtime version) and cached in the user "
-        "cache directory (`~/.cache/celwasm/wasmtime-py`, %s MB); later processes map it. Benchmark run time %.0f s.\n"
-        % (
-            "%d" % (rt.module.cache_path.stat().st_size // (1 << 20)) if rt.module.cache_path and rt.module.cache_path.exists() else "?",
-            time.perf_counter() - t_start,
-        )
+        cold_rows.append(["celwasm, nothing cached", med_ms(uncached, "load"), med_ms(uncached, "import_s"), med_ms(uncached, "first_result_s"), med_ms(uncached, "wall_s")])
+        metrics["python.cold.uncached.first_result_ms"] = med_ms(uncached, "first_result_s")
+        metrics["python.cold.uncached.wall_ms"] = med_ms(uncached, "wall_s")
+    cold_rows.append(["cel-python", None, med_ms(warm["celpy"], "import_s"), med_ms(warm["celpy"], "first_result_s"), med_ms(warm["celpy"], "wall_s")])
+    cold_rows.append(["common-expression-language", None, med_ms(warm["cel"], "import_s"), med_ms(warm["cel"], "first_result_s"), med_ms(warm["cel"], "wall_s")])
+    tables.append(
+        {
+            "title": "Cold start: a new process, import → first result",
+            "columns": ["", "module load (deserialize or compile) ms", "import ms", "import → first result ms", "process wall time ms"],
+            "rows": cold_rows,
+        }
     )
-    body = "\n".join(lines)
-    print(body)
-    if args.update:
-        splice(args.update, body)
-        print("updated", args.update)
+    if rt.module.cache_path and rt.module.cache_path.exists():
+        context.append("Compiled-module cache: %s, %d bytes (per module sha256 and wasmtime version)." % ("~/.cache/celwasm/wasmtime-py", rt.module.cache_path.stat().st_size))
+    load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    context.append("Run time of this benchmark: %.0f s; load average (1 min) %.1f at the start, %.1f at the end." % (time.perf_counter() - t_start, load_start, load_end))
+    section = {
+        "section": "python",
+        "title": "Python SDK against cel-python and common-expression-language",
+        "command": "make -C sdk-python bench",
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "machine": "%s/%s, %d CPUs, %s" % (sys.platform, {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine()), os.cpu_count() or 0, cpu_model()),
+        "context": context,
+        "tables": tables,
+        "metrics": metrics,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(section, indent=2, ensure_ascii=False) + "\n")
+    print("wrote", out, file=sys.stderr)
     return 0
-
-
-def splice(path: Path, body: str) -> None:
-    old = path.read_text() if path.exists() else ""
-    block = START + "\n" + body + END
-    i, j = old.find(START), old.find(END)
-    if i < 0 or j < i:
-        s = old.rstrip("\n") if old else "# Benchmarks"
-        s += "\n\n## Python\n\n" + block + "\n"
-    else:
-        s = old[:i] + block + old[j + len(END):]
-    path.write_text(s)
 
 
 if __name__ == "__main__":
