@@ -150,7 +150,7 @@ func TestBatchedEvents(t *testing.T) {
 		t.Errorf("batch: exit %d, ids %v, stderr %q", code, got, errs)
 	}
 	_, errs, code = cli(t, `{"headers":{"content-type":"application/cloudevents-batch+json"},"body":"{}"}`, "filter", "--filter", p, "-i", "-")
-	if code != 1 || !strings.Contains(errs, "JSON array") {
+	if code != 2 || !strings.Contains(errs, "JSON array") { // unreadable input: exit 2
 		t.Errorf("bad batch: exit %d, %q", code, errs)
 	}
 }

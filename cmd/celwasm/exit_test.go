@@ -56,9 +56,9 @@ func exitCases(dir string) []exitCase {
 		{[]string{"filter", "--filter", f("ok.yaml"), "-i", f("missing.json")}, "", 2, "no such file or directory"},
 		{[]string{"filter", "--filter", f("ok.yaml"), "-i", ev, "--engine", "foo"}, "", 2, "celwasm filter: --engine must be wazero or wasmtime\n"},
 
-		{[]string{"when", "--context", ctx, "-e", "$(params.path) == 'README.md'"}, "", 0, ""},
-		{[]string{"when", "--context", ctx, "-e", "$(params.path) == 'nope'"}, "", 1, ""},
-		{[]string{"when", "--context", ctx, "-e", "$(params.path) =="}, "", 2, "Syntax error"},
+		{[]string{"when", "--context", ctx, "-e", "'$(params.path)' == 'README.md'"}, "", 0, ""},
+		{[]string{"when", "--context", ctx, "-e", "'$(params.path)' == 'nope'"}, "", 1, ""},
+		{[]string{"when", "--context", ctx, "-e", "'$(params.path)' =="}, "", 2, "Syntax error"},
 		{[]string{"when", "--context", f("missing.json"), "-e", "true"}, "", 2, "no such file or directory"},
 		{[]string{"when", "-e", "true", "--engine", "foo"}, "", 2, "celwasm when: --engine must be wazero or wasmtime\n"},
 		{[]string{"when", "--context", f("bad.yaml"), "-e", "true"}, "", 2, "celwasm when: " + f("bad.yaml") + " is neither JSON nor YAML ("},
