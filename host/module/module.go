@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celwasm/celwasm/host/internal/cachedir"
+
 	"github.com/celwasm/celwasm/host/module/internal/zst"
 )
 
@@ -61,7 +63,7 @@ var load = sync.OnceValues(func() ([]byte, error) {
 		return nil, fmt.Errorf("sha256 %s, recorded %s", got, want)
 	}
 	if path != "" {
-		store(path, b)
+		cachedir.WriteAtomic(path, b)
 	}
 	return b, nil
 })
@@ -69,21 +71,4 @@ var load = sync.OnceValues(func() ([]byte, error) {
 func sum(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
-}
-
-// store writes the decompressed module into the cache atomically; a failure
-// only costs the next process another decompression.
-func store(path string, b []byte) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".module-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
 }

@@ -30,3 +30,21 @@ func ForModule(base, sha256Hex string) string {
 	}
 	return dir
 }
+
+// WriteAtomic writes b to path through a temporary file in the same
+// directory and a rename, so readers never see a partial file. A failure
+// leaves nothing behind and only costs the next process the work again.
+func WriteAtomic(path string, b []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/celwasm/celwasm/host/internal/cachedir"
+
 	wt "github.com/bytecodealliance/wasmtime-go/v42"
 
 	"github.com/celwasm/celwasm/host/wasmrt"
@@ -66,7 +68,7 @@ func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engi
 		mod = m
 		if cachePath != "" {
 			if b, err := m.Serialize(); err == nil {
-				writeAtomic(cachePath, b)
+				cachedir.WriteAtomic(cachePath, b)
 			}
 		}
 	}
@@ -76,21 +78,6 @@ func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engi
 		return nil, fmt.Errorf("wasmtime: define WASI: %w", err)
 	}
 	return e, nil
-}
-
-func writeAtomic(path string, b []byte) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
 }
 
 func (e *engine) Name() string { return "wasmtime" }
