@@ -206,7 +206,7 @@ func TestSameBytesAsHandler(t *testing.T) {
 		{"eval_batch", "{\"program\":1,\"items\":\"activations\"}\n{\"self\":{\"replicas\":1,\"maxReplicas\":2}}\n{\"self\":{\"replicas\":3,\"maxReplicas\":2}}\n{}", "{\"value\":true,\"cost\":5}\n{\"value\":false,\"cost\":5}\n{\"error\":{\"code\":\"eval_error\""},
 		{"compile", `{"cloudEventFilter":{"prefix":{"type":"dev.knative."}}}`, `{"program":2,`},
 		{"eval", `{"program":2,"cloudEvent":{"specversion":"1.0","id":"1","source":"s","type":"dev.knative.x"}}`, `{"value":true,`},
-		{"compile", `{"when":["$(params.branch) == 'main'"]}`, `{"program":3,`},
+		{"compile", `{"when":["'$(params.branch)' == 'main'"]}`, `{"program":3,`},
 		{"eval", `{"program":3,"activation":{"params":{"branch":"main"}}}`, `{"value":true,`},
 		{"validate", `{"crd":` + crd + `,"version":"v1","objects":[{"object":{"apiVersion":"example.com/v1","kind":"WebApp","metadata":{"name":"web","namespace":"shop"},"spec":{"replicas":3,"maxReplicas":2}}}]}`, `{"crd":{"name":"webapps.example.com"`},
 		{"cost", `{"crd":` + crd + `}`, `{"crd":{"name":"webapps.example.com"`},
