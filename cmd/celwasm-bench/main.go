@@ -1,5 +1,5 @@
 // Command celwasm-bench measures celwasm side by side in one process and
-// writes the results as build/bench/go.json (cmd/internal/benchdoc's
+// writes the results as build/bench/go.json (internal/benchdoc's
 // format; celwasm-benchdoc renders docs/benchmarks.md from it):
 //
 //	make bench-go   (go run ./cmd/celwasm-bench -stages build/stagebench.wasm ...)
@@ -37,7 +37,7 @@ import (
 	"github.com/google/cel-go/cel"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"

@@ -11,7 +11,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/wasm/stagebench"
 )
 

@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 )
 
 //go:embed header.md

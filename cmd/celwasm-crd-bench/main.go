@@ -2,7 +2,7 @@
 // process — kube-apiserver's own validator natively, celwasm's engine
 // natively, and the celwasm module through the Go host on wazero and
 // wasmtime-go — and writes the results as build/bench/crd.json
-// (cmd/internal/benchdoc's format):
+// (internal/benchdoc's format):
 //
 //	make bench-crd   (go run ./cmd/celwasm-crd-bench -o build/bench)
 //
@@ -25,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/celwasm/celwasm/cmd/internal/benchdoc"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/conformance/crdref"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"

@@ -24,10 +24,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/celwasm/celwasm/internal/benchdoc"
 
 	extism "github.com/extism/go-sdk"
 
@@ -43,7 +44,7 @@ const (
 func main() {
 	pluginPath := flag.String("plugin", "build/celwasm-extism.wasm", "the Extism plugin")
 	modulePath := flag.String("module", "build/celwasm.wasm", "the raw module")
-	out := flag.String("o", "build/bench/extism.json", "result file")
+	out := flag.String("o", "build/bench", "output directory (writes extism.json)")
 	rounds := flag.Int("rounds", 15, "rounds per side")
 	calls := flag.Int("calls", 2000, "calls per round")
 	flag.Parse()
@@ -94,6 +95,7 @@ func fileSHA(path string) (string, error) {
 }
 
 func run(pluginPath, modulePath, out string, rounds, calls int) error {
+	res := benchdoc.New("extism", "Extism: the plugin's call overhead against the raw ABI", "make -C wasm/extism bench")
 	ctx := context.Background()
 
 	// Extism: one instance, one program, eval of it over and over.
@@ -189,43 +191,26 @@ func run(pluginPath, modulePath, out string, rounds, calls int) error {
 	if err != nil {
 		return err
 	}
-	res := map[string]any{
-		"section": "extism",
-		"title":   "Extism: the plugin's call overhead against the raw ABI",
-		"command": "make -C wasm/extism bench",
-		"date":    time.Now().UTC().Format("2006-01-02"),
-		"machine": fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		"context": []string{
-			"github.com/extism/go-sdk " + goSDKVersion() + " (Extism runtime " + strings.TrimSpace(extism.RuntimeVersion()) + ") and the raw ABI, both on wazero " + wazeroVersion(),
-			"plugin " + filepath.Base(pluginPath) + " sha256 " + pluginSHA,
-			"module " + filepath.Base(modulePath) + " sha256 " + moduleSHA,
-			fmt.Sprintf("workload: eval of the compiled program `true` (request %s, response %s); %d rounds of %d calls per side, one instance each; median of the rounds' µs per call", rawReq, wantResp, rounds, calls),
-		},
-		"tables": []map[string]any{{
-			"title":   "eval of `true`, µs per call",
-			"columns": []string{"path", "p50 µs", "min µs", "max µs"},
-			"rows": [][]any{
-				{"Extism plugin (go-sdk: input, call, output)", round2(em), round2(minOf(extismSamples)), round2(maxOf(extismSamples))},
-				{"raw ABI (celwasm_eval)", round2(rm), round2(minOf(rawSamples)), round2(maxOf(rawSamples))},
-			},
-		}},
-		"metrics": map[string]float64{
-			"extism.call_overhead_us": round2(em - rm),
-			"extism.eval_true_us":     round2(em),
-			"extism.raw_eval_true_us": round2(rm),
-		},
+	res.Context = append(res.Context,
+		"github.com/extism/go-sdk "+goSDKVersion()+" (Extism runtime "+strings.TrimSpace(extism.RuntimeVersion())+") and the raw ABI, both on wazero "+wazeroVersion(),
+		"plugin "+filepath.Base(pluginPath)+" sha256 "+pluginSHA,
+		"module "+filepath.Base(modulePath)+" sha256 "+moduleSHA,
+		fmt.Sprintf("workload: eval of the compiled program `true` (request %s, response %s); %d rounds of %d calls per side, one instance each; median of the rounds' µs per call", rawReq, wantResp, rounds, calls),
+	)
+	res.AddTable("eval of `true`, µs per call", "path", "p50 µs", "min µs", "max µs").Rows = [][]any{
+		{"Extism plugin (go-sdk: input, call, output)", round2(em), round2(minOf(extismSamples)), round2(maxOf(extismSamples))},
+		{"raw ABI (celwasm_eval)", round2(rm), round2(minOf(rawSamples)), round2(maxOf(rawSamples))},
 	}
-	b, err := json.MarshalIndent(res, "", "  ")
+	res.Metrics = map[string]float64{
+		"extism.call_overhead_us": round2(em - rm),
+		"extism.eval_true_us":     round2(em),
+		"extism.raw_eval_true_us": round2(rm),
+	}
+	f, err := res.Write(out)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	fmt.Printf("extism: eval of true %.2f µs, raw ABI %.2f µs, overhead %.2f µs → %s\n", em, rm, em-rm, out)
+	fmt.Printf("extism: eval of true %.2f µs, raw ABI %.2f µs, overhead %.2f µs → %s\n", em, rm, em-rm, f)
 	return nil
 }
 

@@ -1,7 +1,7 @@
 // JavaScript benchmarks: celwasm (the module in Node and Chromium) against two pure-JavaScript CEL
 // engines without the Kubernetes libraries, @bufbuild/cel and @marcbachmann/cel-js, on the
 // reference set (a)-(d), same process, plus cold start (import → first result) in Node and
-// Chromium. Writes build/bench/js.json (the format of cmd/internal/benchdoc); the renderer
+// Chromium. Writes build/bench/js.json (the format of internal/benchdoc); the renderer
 // (go run ./cmd/celwasm-benchdoc) turns it into a section of docs/benchmarks.md.
 //
 //   make -C sdk-js bench        (= npm run bench; BENCH_QUICK=1 for a short run)

