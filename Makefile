@@ -176,10 +176,11 @@ dist: check-version $(EMBED)
 	cd sdk-python && .venv/bin/python -m build --no-isolation --outdir ../dist . >/dev/null
 	@ls -l dist/celwasm-$(VERSION_NUMBER)*
 
-# The README's JavaScript (also as TypeScript, tsc --strict) and Python examples against the packages
-# `make dist` built, installed outside the tree.
-test-dist: dist
-	python3 scripts/doc_examples.py dist
+# Every example of README.md and the SDK READMEs (shell, JavaScript also as TypeScript with tsc --strict
+# and in Chromium, Python) against the packages `make dist` built, installed outside the tree; the
+# outputs the READMEs show are compared. The Go example runs in internal/doctest (test-go).
+test-dist: dist $(CLI)
+	python3 scripts/doc_examples.py dist $(CLI)
 
 # Go native fuzzing of every export's request handler (wasm/abi/fuzz_test.go), each target for
 # FUZZTIME. `make test` runs the targets over their seed corpus (go test); a crasher found here
