@@ -111,6 +111,7 @@ conformance-corpus:
 	$(MAKE) -C conformance corpus
 conformance-go:
 	$(MAKE) -C conformance check-corpus run-go
+	$(GO) test -count=1 ./conformance/adversarial
 
 # The proxy-wasm filter: a second module from the same engine, tested in the
 # real Envoy 1.40.0 on 127.0.0.1 (docs/proxy-wasm.md).

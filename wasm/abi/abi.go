@@ -175,7 +175,7 @@ func (h *Handler) Eval(req []byte) (resp []byte) {
 	// One copy, so that strings read from the activation stay valid after
 	// the caller reuses its buffer.
 	s := string(req)
-	if err := codec.CheckJSON(s); err != nil {
+	if err := codec.CheckRequestJSON(s); err != nil {
 		return h.fail(requestError(s, err))
 	}
 	root := gjson.Parse(s)
@@ -378,9 +378,15 @@ func appendError(out []byte, err error) []byte {
 }
 
 // requestError names the activation as the culprit when the request is
-// well formed up to its "activation" member (hosts put it last).
+// well formed up to its "activation" member (hosts put it last), with what
+// is wrong in the activation's own terms (offsets into it, its depth).
 func requestError(s string, err error) *wire.Error {
-	if i := strings.Index(s, `"activation":`); i > 0 && codec.CheckJSON(s[:i]+`"activation":null}`) == nil {
+	const member = `"activation":`
+	if i := strings.Index(s, member); i > 0 && codec.CheckRequestJSON(s[:i]+member+`null}`) == nil {
+		act := strings.TrimRight(s[i+len(member):], " \t\r\n")
+		if e := codec.CheckJSON(strings.TrimSuffix(act, "}")); e != nil {
+			err = e
+		}
 		return &wire.Error{Code: wire.CodeInvalidActivation, Message: "activation: " + err.Error()}
 	}
 	return &wire.Error{Code: wire.CodeBadRequest, Message: "eval request: " + err.Error()}

@@ -141,6 +141,13 @@ func CheckJSON(s string) error {
 	return validateJSON(s, MaxDepth)
 }
 
+// CheckRequestJSON is CheckJSON for a request object whose members are
+// documents (an eval request's "activation"): one level deeper, so that a
+// document may nest MaxDepth deep inside it, as on its own.
+func CheckRequestJSON(s string) error {
+	return validateJSON(s, MaxDepth+1)
+}
+
 type errString string
 
 func (e errString) Error() string { return string(e) }
