@@ -25,6 +25,14 @@ type Case struct {
 		Value json.RawMessage `json:"value"`
 		Error string          `json:"error"`
 	} `json:"expect"`
+	// CLI is the CLI's outcome where reading the activation as a file
+	// differs (cmd/celwasm's test): the values printed, one per document,
+	// or the exit status and the error code on stderr.
+	CLI *struct {
+		Values []json.RawMessage `json:"values"`
+		Exit   int               `json:"exit"`
+		Error  string            `json:"error"`
+	} `json:"cli"`
 }
 
 // Pieces is text given as [[piece, count], ...] (a piece is a string or

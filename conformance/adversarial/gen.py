@@ -5,7 +5,8 @@ One case per line:
   {"id": "...", "expression": "..." | [[PIECE, COUNT], ...], "variables": {"name": "CEL type"},
    "activation": [[PIECE, COUNT], ...],       # the activation's JSON text: each PIECE repeated COUNT times
    "costLimit": N,                              # optional; default 1,000,000
-   "expect": {"value": V} | {"error": CODE}}    # V as canonical typed JSON (docs/value-encoding.md)
+   "expect": {"value": V} | {"error": CODE},    # V as canonical typed JSON (docs/value-encoding.md)
+   "cli": {"values": [V, ...]} | {"exit": N, "error": TEXT}}   # optional: the CLI, where a file differs
 A PIECE is a string, or {"hex": "ff"} for bytes that are not UTF-8. A runner compiles the expression
 with those declarations (base kubernetes, the default compatibility version), evaluates the activation
 text as is (bytes, passed through untouched), and checks the outcome: the value, or the error code from
@@ -62,12 +63,15 @@ case("json/nan", "self", doc(["NaN", 1]), BAD)
 case("json/infinity", "self", doc(["Infinity", 1]), BAD)
 case("json/minus-infinity", "self", doc(["-Infinity", 1]), BAD)
 case("json/trailing-garbage", "self", [['{"self":1} x', 1]], BAD)
-case("json/two-values", "self", [['{"self":1}{"self":2}', 1]], BAD)
-case("json/byte-order-mark", "self", [[{"hex": "efbbbf"}, 1], ['{"self":1}', 1]], BAD)
+case("json/two-values", "self", [['{"self":1}{"self":2}', 1]], BAD,
+     cli={"values": [{"int": "1"}, {"int": "2"}]})   # a file: two documents, as kubectl reads JSON
+case("json/byte-order-mark", "self", [[{"hex": "efbbbf"}, 1], ['{"self":1}', 1]], BAD,
+     cli={"values": [{"int": "1"}]})   # a file: not JSON (no {), so YAML, which allows the mark, as kubectl
 case("json/single-quotes", "self", [["{'self':1}", 1]], BAD)
 case("json/trailing-comma", "self", [['{"self":[1,2,],}', 1]], BAD)
 case("json/not-an-object", "self", [["[1]", 1]], BAD)
-case("json/empty", "1", [["", 1]], BAD)
+case("json/empty", "1", [["", 1]], BAD,
+     cli={"values": [{"int": "1"}]})   # a file with no documents: evaluated once without input, as with no -i
 # Numbers: past int64 and uint64 (under dyn an integral number beyond int64 is a double, as in JSON).
 case("number/int64-max", "self", doc(["9223372036854775807", 1]), {"value": {"int": "9223372036854775807"}})
 case("number/int64-min", "self", doc(["-9223372036854775808", 1]), {"value": {"int": "-9223372036854775808"}})

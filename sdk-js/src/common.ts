@@ -34,6 +34,7 @@ export {
 } from './values.js';
 export type { WasmSource } from './platform.js';
 export type { InstanceOptions } from './instance.js';
+export { DEFAULT_MEMORY_LIMIT } from './instance.js';
 
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { WorkerRuntime, type WorkerRuntimeOptions } from './worker-client.js';

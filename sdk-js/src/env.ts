@@ -137,7 +137,7 @@ export interface EvalOptions {
 
 /** An activation encoded for the module: plain JSON text and typed members (or null). */
 export interface EncodedActivation {
-  plain: string;
+  plain: string | Uint8Array;
   typed: string | null;
 }
 
@@ -146,9 +146,9 @@ export interface EncodedActivation {
  * the module) and the variables plain JSON cannot carry (sent as `typedActivation` in canonical
  * typed JSON, converted here by declared types).
  */
-export function encodeActivation(act: Activation | string | undefined, types: ReadonlyMap<string, TypeHint>): EncodedActivation {
+export function encodeActivation(act: Activation | string | Uint8Array | undefined, types: ReadonlyMap<string, TypeHint>): EncodedActivation {
   if (act === undefined || act === null) return { plain: '{}', typed: null };
-  if (typeof act === 'string') return { plain: act, typed: null };
+  if (typeof act === 'string' || act instanceof Uint8Array) return { plain: act, typed: null };
   if (typeof act !== 'object' || Array.isArray(act)) {
     throw new CelError('invalid_argument', 'activation must be an object of variable name → value, or JSON text');
   }
@@ -172,8 +172,8 @@ export function encodeActivation(act: Activation | string | undefined, types: Re
 }
 
 /** The request tail after `{"program":H`: cost limit, typed activation, then the activation. */
-export function evalRest(enc: EncodedActivation, opts?: EvalOptions): string[] {
-  const rest = costLimitPiece(opts);
+export function evalRest(enc: EncodedActivation, opts?: EvalOptions): (string | Uint8Array)[] {
+  const rest: (string | Uint8Array)[] = costLimitPiece(opts);
   if (enc.typed !== null) rest.push(',"typedActivation":' + enc.typed);
   rest.push(',"activation":', enc.plain, '}');
   return rest;

@@ -50,7 +50,17 @@ export interface InstanceOptions {
   /** Receives every byte the guest writes to stderr (Go runtime messages). Default: kept for
    * error messages only. */
   stderr?: (bytes: Uint8Array) => void;
+  /**
+   * Caps the instance's linear memory, in bytes. Default {@link DEFAULT_MEMORY_LIMIT} (1 GiB, as
+   * the Go and Python hosts). A call that leaves the memory larger fails with `trap` and the
+   * instance is replaced; WebAssembly memory only grows, so these are exactly the calls that
+   * grew it past the cap, the calls that fail on the other hosts.
+   */
+  memoryLimit?: number;
 }
+
+/** The default cap of an instance's linear memory: 1 GiB, in bytes. */
+export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 
 export class ModuleInstance {
   private readonly ex: Exports;
@@ -59,10 +69,12 @@ export class ModuleInstance {
   private cap = 0;
   private u8: Uint8Array;
   dead = false;
+  private readonly memoryLimit: number;
 
-  private constructor(instance: WebAssembly.Instance, wasi: WASI, tail: Tail) {
+  private constructor(instance: WebAssembly.Instance, wasi: WASI, tail: Tail, memoryLimit: number | undefined) {
     this.ex = instance.exports as unknown as Exports;
     this.tail = tail;
+    this.memoryLimit = memoryLimit ?? DEFAULT_MEMORY_LIMIT;
     try {
       wasi.initialize(instance as unknown as { exports: { memory: WebAssembly.Memory; _initialize?: () => unknown } });
     } catch (e) {
@@ -91,7 +103,7 @@ export class ModuleInstance {
     } catch (e) {
       throw new CelError('load_failed', 'instantiate: ' + String((e as Error)?.message ?? e), { cause: e });
     }
-    return new ModuleInstance(instance, wasi, tail);
+    return new ModuleInstance(instance, wasi, tail, opts.memoryLimit);
   }
 
   /** Instantiates synchronously. Browsers refuse this on the main thread for large modules
@@ -99,7 +111,7 @@ export class ModuleInstance {
   static createSync(module: WebAssembly.Module, opts: InstanceOptions = {}): ModuleInstance {
     const { wasi, tail, imports } = ModuleInstance.imports(opts);
     const instance = new WebAssembly.Instance(module, imports);
-    return new ModuleInstance(instance, wasi, tail);
+    return new ModuleInstance(instance, wasi, tail, opts.memoryLimit);
   }
 
   private trapError(what: string, e: unknown): CelError {
@@ -210,6 +222,11 @@ export class ModuleInstance {
       r = f(this.buf, n);
     } catch (e) {
       throw this.trapError(fn, e);
+    }
+    const size = this.ex.memory.buffer.byteLength;
+    if (size > this.memoryLimit) {
+      this.dead = true;
+      throw new CelError('trap', `celwasm_${fn}: the instance's memory grew to ${size} bytes, past its cap of ${this.memoryLimit} (memoryLimit); instance discarded`);
     }
     return this.view(r);
   }

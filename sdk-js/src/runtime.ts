@@ -123,7 +123,7 @@ export class Runtime {
    */
   static async load(options: RuntimeOptions = {}): Promise<Runtime> {
     const module = await compileModule(options.wasm);
-    const core = await Core.create(module, options.stderr ? { stderr: options.stderr } : {});
+    const core = await Core.create(module, { stderr: options.stderr, memoryLimit: options.memoryLimit });
     return new Runtime(core);
   }
 
@@ -312,13 +312,15 @@ export class Program {
    * Evaluates the program.
    *
    * @param activation variable name → value (see the value mapping; declared types convert), or
-   *   the JSON text of the activation object (passed through untouched).
+   *   the JSON text of the activation object, as a string or as UTF-8 bytes (`Uint8Array`, e.g. a
+   *   file read with `readFileSync`), passed through untouched: the module checks it (JSON, UTF-8,
+   *   nesting at most 1000 deep) and answers `invalid_activation` otherwise.
    * @throws {EvalError} `eval_error` (a CEL error: no such key, no matching overload, overflow,
    *   ...) or `cost_limit_exceeded`, with `cost`.
    * @throws {CelError} `invalid_activation`, `invalid_argument` (a value that cannot be encoded),
    *   `closed` (freed), `trap` (the instance failed and is replaced).
    */
-  eval(activation?: Activation | string, options?: EvalOptions): EvalResult {
+  eval(activation?: Activation | string | Uint8Array, options?: EvalOptions): EvalResult {
     if (this.freed) throw new CelError('closed', 'program was freed');
     const rest = evalRest(encodeActivation(activation, this.env.types), options);
     const out = this.env.runtime.core.eval(this.pid, rest);
@@ -374,7 +376,7 @@ export class Program {
 
   /** Evaluates and returns the raw eval response text (`{"value":…,"cost":N}` or an error
    * object) without throwing for module errors. */
-  evalRaw(activation?: Activation | string, options?: EvalOptions): string {
+  evalRaw(activation?: Activation | string | Uint8Array, options?: EvalOptions): string {
     if (this.freed) throw new CelError('closed', 'program was freed');
     const rest = evalRest(encodeActivation(activation, this.env.types), options);
     return utf8(this.env.runtime.core.evalRaw(this.pid, rest));

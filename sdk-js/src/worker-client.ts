@@ -36,6 +36,8 @@ export interface WorkerRuntimeOptions {
   worker?: () => Worker;
   /** Default timeout for every call, in milliseconds (none by default). */
   timeoutMs?: number;
+  /** Caps each Worker's instance memory, in bytes (see `RuntimeOptions.memoryLimit`; default 1 GiB). */
+  memoryLimit?: number;
 }
 
 /** Per-call options of the Worker API. */
@@ -144,7 +146,7 @@ export class WorkerRuntime {
         }
         if (this.port === port) this.lose(new CelError('trap', 'worker failed and was replaced: ' + err.message, { cause: err }));
       });
-      port.post({ t: 'init', module: this.module } satisfies Request);
+      port.post({ t: 'init', module: this.module, memoryLimit: this.options.memoryLimit } satisfies Request);
     }).finally(() => {
       this.starting = undefined;
     });
@@ -398,7 +400,7 @@ export class WorkerProgram {
    * Evaluates the program in the Worker (see `Program.eval` for the activation and errors).
    * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
    */
-  async eval(activation?: Activation | string, options?: EvalOptions & CallOptions): Promise<EvalResult> {
+  async eval(activation?: Activation | string | Uint8Array, options?: EvalOptions & CallOptions): Promise<EvalResult> {
     if (this.freed) throw new CelError('closed', 'program was freed');
     const rest = evalRest(encodeActivation(activation, this.env.types), options);
     const out = await this.send<{ json: string; cost: number }>('eval', rest, options);
@@ -433,7 +435,7 @@ export class WorkerProgram {
     return parseBatchResponse(bytes, items.length).map((o) => (o instanceof CelError ? o : new Result(o.json, o.cost)));
   }
 
-  private send<T>(t: 'eval' | 'batch', rest: string[], options?: CallOptions): Promise<T> {
+  private send<T>(t: 'eval' | 'batch', rest: (string | Uint8Array)[], options?: CallOptions): Promise<T> {
     const rt = this.env.runtime;
     const msg: Request & { t: 'eval' | 'batch'; id: number } = { t, id: rt.id(), pid: this.pid, rest };
     return rt.call<T>(msg, options, () => {

@@ -8,10 +8,10 @@ import { CelError, serializeError, type SerializedError } from './errors.js';
 
 /** Page → Worker. */
 export type Request =
-  | { t: 'init'; module: WebAssembly.Module }
+  | { t: 'init'; module: WebAssembly.Module; memoryLimit?: number }
   | { t: 'compile'; id: number; pid: number; req: string }
-  | { t: 'eval'; id: number; pid: number; compile?: string; rest: string[] }
-  | { t: 'batch'; id: number; pid: number; compile?: string; rest: string[] }
+  | { t: 'eval'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
+  | { t: 'batch'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
   | { t: 'crd'; id: number; fn: 'validate' | 'cost'; req: string }
   | { t: 'free'; pid: number }
   | { t: 'version'; id: number }
@@ -33,7 +33,7 @@ export function serve(port: ServerPort): void {
   let core: Core | undefined;
   port.onMessage((m) => {
     if (m.t === 'init') {
-      Core.create(m.module).then(
+      Core.create(m.module, { memoryLimit: m.memoryLimit }).then(
         (c) => {
           core = c;
           port.post({ t: 'ready' });

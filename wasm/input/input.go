@@ -23,21 +23,33 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/yaml"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Documents reads JSON or (multi-document) YAML and returns each document as
-// JSON. JSON input (text starting with { or [ that is valid JSON) is one
-// document; empty and null YAML documents are skipped.
+// JSON. Text whose first byte after white space is { is JSON, as kubectl
+// reads -f (k8s.io/apimachinery's YAMLOrJSONDecoder): one object or several
+// in a row, each a document, and text that is not JSON is an error, never
+// YAML's reading of it (where NaN is a string). Text starting with [ that is
+// valid JSON is one document. Anything else is YAML; empty and null YAML
+// documents are skipped. Every document must be UTF-8.
 func Documents(data []byte) ([][]byte, error) {
 	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return jsonStream(trimmed)
+	}
+	if len(trimmed) > 0 && trimmed[0] == '[' && json.Valid(trimmed) {
+		if !utf8.Valid(trimmed) {
+			return nil, errors.New("JSON that is not UTF-8")
+		}
 		return [][]byte{compact(trimmed)}, nil
 	}
 	var docs [][]byte
@@ -63,6 +75,32 @@ func Documents(data []byte) ([][]byte, error) {
 		docs = append(docs, j)
 	}
 	return docs, nil
+}
+
+// jsonStream reads JSON values one after another (white space between them),
+// each a document; an error names what is wrong and where.
+func jsonStream(data []byte) ([][]byte, error) {
+	var docs [][]byte
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return docs, nil
+		}
+		if err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, err)
+			}
+			return nil, fmt.Errorf("invalid JSON after byte %d: %v", start, err)
+		}
+		if !utf8.Valid(raw) {
+			return nil, fmt.Errorf("JSON document %d is not UTF-8", len(docs)+1)
+		}
+		docs = append(docs, compact(raw))
+	}
 }
 
 func stripComments(doc []byte) []byte {

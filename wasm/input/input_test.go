@@ -1,6 +1,7 @@
 package input
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,40 @@ func TestIndent(t *testing.T) {
 	}
 	if _, err := Indent([]byte(`{"a":1} 2`)); err == nil {
 		t.Fatal("Indent accepted data after the value")
+	}
+}
+
+// TestDocumentsJSONAsKubectl: text starting with { is JSON, as kubectl reads
+// -f: a stream of objects, and an error (not YAML's reading) when it is not JSON.
+func TestDocumentsJSONAsKubectl(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{`{"a": 1}`, []string{`{"a":1}`}, ""},
+		{" {\"a\":1}\n{\"b\":2}\n", []string{`{"a":1}`, `{"b":2}`}, ""},
+		{`{"a":NaN}`, nil, "invalid JSON at byte 6"},
+		{`{"a":1} x`, nil, "invalid JSON at byte 9"},
+		{`{a: 1}`, nil, "invalid JSON at byte 2"},
+		{"{\"a\":\"\xff\"}", nil, "JSON document 1 is not UTF-8"},
+		{"[1, \"\xff\"]", nil, "JSON that is not UTF-8"},
+		{"[1, 2]", []string{`[1,2]`}, ""},
+		{"a: 1\n---\nb: [1, 2]\n", []string{`{"a":1}`, `{"b":[1,2]}`}, ""},
+	} {
+		docs, err := Documents([]byte(c.in))
+		var got []string
+		for _, d := range docs {
+			got = append(got, string(d))
+		}
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: got %q, %v; want an error with %q", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: got %q, %v; want %q", c.in, got, err, c.want)
+		}
 	}
 }

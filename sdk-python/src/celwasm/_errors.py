@@ -171,7 +171,7 @@ class UnknownProgramError(CelError):
 
 class InvalidActivationError(CelError):
     """The activation is not a JSON object, is not valid JSON/UTF-8, nests deeper
-    than 10,000 levels, or a typed value is malformed (``invalid_activation``)."""
+    than 1,000 levels, or a typed value is malformed (``invalid_activation``)."""
 
     default_code = CODE_INVALID_ACTIVATION
 
