@@ -83,6 +83,7 @@ test-go: $(EMBED) proxywasm-module
 		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer \
 		k8s.io/apimachinery/pkg/api/resource
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
+	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
 # The committed compressed module must be this tree's reproducible build.
 check-embed: $(EMBED)

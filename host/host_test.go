@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,15 +242,20 @@ func TestBadInput(t *testing.T) {
 	})
 }
 
-// TestConcurrentEvalsNeverMix: many goroutines share a few instances; every
-// result belongs to its own activation. Run with -race.
+// TestConcurrentEvalsNeverMix: 8 goroutines share a few instances; every
+// result belongs to its own activation. make test runs it with -race and
+// CELWASM_CONCURRENCY_EVALS=100000 evaluations per goroutine (default 150).
 func TestConcurrentEvalsNeverMix(t *testing.T) {
+	perWorker := 150
+	if n, err := strconv.Atoi(os.Getenv("CELWASM_CONCURRENCY_EVALS")); err == nil && n > 0 {
+		perWorker = n
+	}
 	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		ctx := context.Background()
 		rt := newRT(celwasm.WithInstances(3))
 		env := rt.NewEnv(celwasm.Variable("self", "map(string, dyn)"))
 		prg := mustProgram(t, env, "{'id': dyn(self.id), 'sq': dyn(self.id * self.id), 'name': dyn(self.name + '!')}")
-		const workers, perWorker = 8, 150
+		const workers = 8
 		var wg sync.WaitGroup
 		errs := make(chan error, workers)
 		for w := 0; w < workers; w++ {
@@ -256,7 +263,7 @@ func TestConcurrentEvalsNeverMix(t *testing.T) {
 			go func(w int) {
 				defer wg.Done()
 				for i := 0; i < perWorker; i++ {
-					id := w*1000 + i
+					id := w*1_000_000 + i
 					act := fmt.Sprintf(`{"self":{"id":%d,"name":"w%d-%d"}}`, id, w, i)
 					res, err := prg.Eval(ctx, []byte(act))
 					if err != nil {

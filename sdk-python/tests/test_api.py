@@ -224,14 +224,22 @@ def test_default_runtime_and_env_without_runtime() -> None:
 
 
 def test_threads_share_a_pool(rt: celwasm.Runtime) -> None:
-    p = rt.env({"n": "int"}).compile("[1, 2, 3].map(x, x * n).exists(y, y == n * 3)")
+    """8 threads share one program and a pool of two instances; every result is
+    checked against its own input (CELWASM_CONCURRENCY_EVALS per thread, 2,000
+    by default)."""
+    p = rt.env({"n": "int", "s": "string"}).compile("[dyn(n * 3), dyn(s + '!')]")
+    per = int(os.environ.get("CELWASM_CONCURRENCY_EVALS", "2000"))
     errors: list = []
-    results: list = []
+    done = [0] * 8
 
     def work(k: int) -> None:
         try:
-            for i in range(200):
-                results.append(p.evaluate({"n": k * 1000 + i}))
+            for i in range(per):
+                n = k * 1_000_000 + i
+                got = p.evaluate({"n": n, "s": "t%d-%d" % (k, i)})
+                if got != [n * 3, "t%d-%d!" % (k, i)]:
+                    raise AssertionError("thread %d eval %d: got %r" % (k, i, got))
+                done[k] += 1
         except Exception as e:  # pragma: no cover - reported below
             errors.append(e)
 
@@ -241,8 +249,27 @@ def test_threads_share_a_pool(rt: celwasm.Runtime) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert results == [True] * 1600
+    assert done == [per] * 8
     assert 1 <= rt.instances <= 2
+
+
+def _pool_work(k: int) -> list:
+    import celwasm as cw
+
+    p = cw.Env({"n": "int"}).compile("n * n + 1")
+    return [(n, p.evaluate({"n": n})) for n in range(k * 1000, k * 1000 + 200)]
+
+
+def test_process_pool() -> None:
+    """A process pool (spawned, so each process loads the module from the cache):
+    every result belongs to its own input."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        for chunk in pool.map(_pool_work, range(4)):
+            assert len(chunk) == 200
+            for n, got in chunk:
+                assert got == n * n + 1
 
 
 def test_timeout_interrupts_and_the_instance_survives(rt: celwasm.Runtime) -> None:
