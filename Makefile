@@ -6,6 +6,7 @@
 #   make wasm    build/celwasm.wasm (+ .sha256), and its compressed copy the Go host embeds
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
+#   make fuzz    every fuzz target for FUZZTIME; make soak: a million evaluations per host, memory flat
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -30,7 +31,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -195,6 +196,13 @@ fuzz:
 # make test's share: every target for 30 s (about 4 minutes with the instrumented builds).
 fuzz-smoke:
 	$(MAKE) fuzz FUZZTIME=30s
+
+# A million evaluations per host (Go on both runtimes, Node, Python): memory stays flat
+# (scripts/soak.py; CELWASM_SOAK_EVALS to change the count) → build/bench/soak.json.
+soak: $(EMBED)
+	$(MAKE) -C sdk-js build
+	$(MAKE) -C sdk-python module venv
+	python3 scripts/soak.py
 
 check-version:
 	python3 scripts/version.py check

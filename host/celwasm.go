@@ -153,6 +153,28 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	return r, nil
 }
 
+// MemoryBytes is the linear memory of the runtime's idle instances, in bytes
+// (an instance busy in a call is not counted). WebAssembly memory only
+// grows, so it is the most any call has needed, up to WithMemoryLimit.
+func (r *Runtime) MemoryBytes() uint64 {
+	var taken []*instance
+	var n uint64
+	for {
+		select {
+		case in := <-r.idle:
+			taken = append(taken, in)
+			n += uint64(len(in.Memory()))
+			continue
+		default:
+		}
+		break
+	}
+	for _, in := range taken {
+		r.idle <- in
+	}
+	return n
+}
+
 // Engine returns the name of the WebAssembly runtime in use.
 func (r *Runtime) Engine() string { return r.engine.Name() }
 

@@ -497,6 +497,14 @@ class Runtime:
         """Live instances (idle or in use)."""
         return len(self._live)
 
+    @property
+    def memory_bytes(self) -> int:
+        """The linear memory of the idle instances, in bytes (an instance busy in a
+        call is not counted). WebAssembly memory only grows, so it is the most any
+        call has needed, up to ``memory_limit``; the Go host's ``MemoryBytes``."""
+        with self._cond:
+            return sum(pi.instance.memory_size for pi in self._idle)
+
     def close(self) -> None:
         """Releases every idle instance; instances in use are released when their
         call returns. Later calls raise :class:`ClosedError`."""

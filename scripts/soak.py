@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""make soak: one program evaluated CELWASM_SOAK_EVALS times (default 1,000,000) on one
+instance in each host (Go on wazero and on wasmtime-go, Node, Python), every input
+different and every result checked. Guest linear memory and process RSS after the
+warm-up (the first tenth of the evaluations) and at the end must stay within 10%.
+Prints the figures and writes build/bench/soak.json (internal/benchdoc's format;
+docs/reliability.md quotes it). Exit 1 when a host fails or grows past 10%."""
+import datetime
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EVALS = int(os.environ.get("CELWASM_SOAK_EVALS", "1000000"))
+RUNNERS = [
+    ("go-wazero", ["go", "run", "./internal/soak", "-engine", "wazero", "-evals", str(EVALS)], ROOT),
+    ("go-wasmtime", ["go", "run", "./internal/soak", "-engine", "wasmtime", "-evals", str(EVALS)], ROOT),
+    ("node", ["node", "test/soak/soak.mjs"], ROOT / "sdk-js"),
+    ("python", [".venv/bin/python", "tools/soak.py"], ROOT / "sdk-python"),
+]
+
+
+def main() -> int:
+    rows, metrics, ok = [], {}, True
+    env = dict(os.environ, CELWASM_SOAK_EVALS=str(EVALS), PYTHONPATH=str(ROOT / "sdk-python/src"))
+    for name, cmd, cwd in RUNNERS:
+        print(f"soak: {name}: {' '.join(cmd)}", file=sys.stderr, flush=True)
+        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            print(f"soak: {name} failed (exit {p.returncode})", file=sys.stderr)
+            ok = False
+            continue
+        r = json.loads(p.stdout.strip().splitlines()[-1])
+        guest = r["guestEnd"] / r["guestWarm"] - 1
+        rss = r["rssEnd"] / r["rssWarm"] - 1
+        within = guest <= 0.10 and rss <= 0.10
+        ok &= within
+        rows.append([name, r["evals"], r["guestWarm"] >> 20, r["guestEnd"] >> 20, round(100 * guest, 1),
+                     r["rssWarm"] >> 20, r["rssEnd"] >> 20, round(100 * rss, 1), "yes" if within else "NO"])
+        metrics[f"soak.{name}.guest_growth_pct"] = round(100 * guest, 2)
+        metrics[f"soak.{name}.rss_growth_pct"] = round(100 * rss, 2)
+    cols = ["host", "evaluations", "guest MiB (warm)", "guest MiB (end)", "guest growth %",
+            "RSS MiB (warm)", "RSS MiB (end)", "RSS growth %", "within 10%"]
+    print("  ".join(cols))
+    for row in rows:
+        print("  ".join(str(x) for x in row))
+    out = ROOT / "build/bench/soak.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({
+        "section": "soak", "title": "Soak: memory over a million evaluations per host",
+        "command": "make soak", "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.system().lower()}/{platform.machine()}, {os.cpu_count()} CPUs",
+        "context": [f"{EVALS:,} evaluations of one program on one instance per host, every activation different "
+                    "and every result checked; warm is after the first tenth."],
+        "tables": [{"title": "Guest linear memory and process RSS", "columns": cols, "rows": rows}],
+        "metrics": metrics}, indent=1) + "\n")
+    print(f"soak: wrote {out.relative_to(ROOT)}", file=sys.stderr)
+    return 0 if ok and len(rows) == len(RUNNERS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
