@@ -25,7 +25,7 @@ func TestEvalActivation(t *testing.T) {
 	}{
 		{b, 0, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},
 		{b, 0, `{"self":{"minReplicas":4,"replicas":3,"maxReplicas":5}}`},
-		{b, 0, `{"self":{"minReplicas":1}}`},                             // no such key
+		{b, 0, `{"self":{"minReplicas":1}}`},                                // no such key
 		{b, 0, `{"self":{"minReplicas":1,"replicas":"3","maxReplicas":5}}`}, // no matching overload
 		{b, 3, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},   // over the cost limit
 		{b, 1 << 40, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},
