@@ -159,8 +159,14 @@ func (in *instance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) 
 		res, err = in.fns[fn].Call(in.store)
 	case 1:
 		res, err = in.fns[fn].Call(in.store, int32(args[0]))
-	default:
+	case 2:
 		res, err = in.fns[fn].Call(in.store, int32(args[0]), int32(args[1]))
+	default:
+		vals := make([]any, len(args))
+		for i, a := range args {
+			vals[i] = int32(a)
+		}
+		res, err = in.fns[fn].Call(in.store, vals...)
 	}
 	if err != nil {
 		return 0, in.withStderr(err)
