@@ -132,6 +132,11 @@ func (e *engine) Instantiate(ctx context.Context, cfg wasmrt.InstanceConfig) (wa
 		return nil, errors.New("wasmtime: module exports no memory")
 	}
 	in.mem = ext.Memory()
+	if os.Getenv("CELWASM_WASMTIME_CALLS") != "generic" {
+		if raw, err := newRawCaller(store, in.fns[:]); err == nil {
+			in.raw = raw
+		}
+	}
 	return in, nil
 }
 
@@ -146,12 +151,20 @@ type instance struct {
 	store      *wt.Store
 	mem        *wt.Memory
 	fns        [len(wasmrt.ExportNames)]*wt.Func
+	raw        *rawCaller // nil: wasmtime-go's Func.Call
 	stderrPath string
 	stderr     interface{ Write([]byte) (int, error) }
 	closeOnce  sync.Once
 }
 
 func (in *instance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) (uint64, error) {
+	if in.raw != nil {
+		r, err := in.raw.call(fn, args)
+		if err != nil {
+			return 0, in.withStderr(err)
+		}
+		return r, nil
+	}
 	var res any
 	var err error
 	switch len(args) {
