@@ -277,6 +277,9 @@ func main() {
 	s.Metrics["go.true.wazero_above_empty_call_us"] = usf(med[2] - emptyWz)
 	s.Metrics["go.true.wasmtime_above_empty_call_us"] = usf(med[3] - emptyWt)
 
+	phase("envelopes")
+	envelopeSection(ctx, s, cases, *rounds)
+
 	phase("batch")
 	batchSection(ctx, s, wz, wt, *rounds)
 	if *stages != "" {
