@@ -79,8 +79,9 @@ func envelopeSection(ctx context.Context, s *benchdoc.Section, cases []benchCase
 			if resp := request(celwasm.ExportEvalActivation, c.activation, cr.Program, 0, 0); resp != nil {
 				check(fmt.Errorf("%s: eval_activation: %s", c.name, resp))
 			}
-			jsonEnv := timeIt(rounds, func() { request(celwasm.ExportEval, ereq) })
-			intEnv := timeIt(rounds, func() { request(celwasm.ExportEvalActivation, c.activation, cr.Program, 0, 0) })
+			jsonEnv, intEnv := timePair(rounds,
+				func() { request(celwasm.ExportEval, ereq) },
+				func() { request(celwasm.ExportEvalActivation, c.activation, cr.Program, 0, 0) })
 			id := caseID(c.name)
 			if c.name == "true" {
 				id = "true"
@@ -94,6 +95,17 @@ func envelopeSection(ctx context.Context, s *benchdoc.Section, cases []benchCase
 		in.Close(ctx)
 		eng.Close(ctx)
 	}
+}
+
+// timePair times f and g in alternating rounds (so that a change of load
+// affects both alike) and returns the medians of their times per call.
+func timePair(rounds int, f, g func()) (time.Duration, time.Duration) {
+	var fs, gs []time.Duration
+	for range rounds {
+		fs = append(fs, timeIt(1, f))
+		gs = append(gs, timeIt(1, g))
+	}
+	return median(fs), median(gs)
 }
 
 // timeIt is the median over rounds of testing.Benchmark's time per call.

@@ -185,6 +185,7 @@ func main() {
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
+	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
@@ -193,6 +194,12 @@ func main() {
 	}
 	if *nativeOnly {
 		printNative(*rounds)
+		return
+	}
+	if *envelopesOnly {
+		cases, err := loadCases()
+		check(err)
+		envelopeSection(context.Background(), benchdoc.New("go", "", ""), cases, *rounds)
 		return
 	}
 	ctx := context.Background()
