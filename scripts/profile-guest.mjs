@@ -33,26 +33,31 @@ function put(s) {
   return b.length;
 }
 
-const iterations = Number(process.env.PROFILE_ITERATIONS || 20000);
+// Each case runs for PROFILE_SECONDS (default 3) so that start-up is a small part of its profile.
+const seconds = Number(process.env.PROFILE_SECONDS || 3);
 for (const c of cases) {
   const creq = JSON.stringify({ expression: c.expression, env: { variables: [{ name: c.variable, type: 'dyn' }] } });
   const cr = JSON.parse(call(ex.celwasm_compile, buf, put(creq)));
   if (!cr.program) throw new Error(`compile ${c.name}: ${JSON.stringify(cr)}`);
   const act = JSON.stringify(c.activation);
-  const n = c.name === 'c' ? iterations / 50 : iterations;
   let first;
+  let n = 0;
   const t0 = process.hrtime.bigint();
+  const end = t0 + BigInt(Math.round(seconds * 1e9));
   if (exp === 'eval_activation') {
     const len = put(act);
-    for (let i = 0; i < n; i++) {
-      const r = ex.celwasm_eval_activation(cr.program, 0, 0, buf, len);
-      if (i === 0) first = r < 0x100000000n ? `packed ${r >> 30n === 2n} cost ${r & 0x3fffffffn}` : call(() => r);
+    const r = ex.celwasm_eval_activation(cr.program, 0, 0, buf, len);
+    first = r < 0x100000000n ? `packed ${r >> 30n === 2n} cost ${r & 0x3fffffffn}` : call(() => r);
+    while (process.hrtime.bigint() < end) {
+      for (let i = 0; i < 100; i++) ex.celwasm_eval_activation(cr.program, 0, 0, buf, len);
+      n += 100;
     }
   } else {
     const len = put(`{"program":${cr.program},"activation":${act}}`);
-    for (let i = 0; i < n; i++) {
-      const r = ex.celwasm_eval(buf, len);
-      if (i === 0) first = call(() => r);
+    first = call(() => ex.celwasm_eval(buf, len));
+    while (process.hrtime.bigint() < end) {
+      for (let i = 0; i < 100; i++) ex.celwasm_eval(buf, len);
+      n += 100;
     }
   }
   const us = Number(process.hrtime.bigint() - t0) / 1000 / n;
