@@ -116,6 +116,10 @@ func nativePath(c benchCase) (path, error) {
 	}}, nil
 }
 
+// The engine path's bool results, shared so that the path's allocations
+// are the handler's alone.
+var trueJSON, falseJSON = []byte("true"), []byte("false")
+
 func enginePath(c benchCase) (path, error) {
 	h := abi.NewHandler()
 	req, _ := json.Marshal(map[string]any{"expression": c.expr, "env": map[string]any{"variables": []any{map[string]string{"name": c.variable, "type": "dyn"}}}})
@@ -129,9 +133,9 @@ func enginePath(c benchCase) (path, error) {
 		packed, out := h.EvalActivation(1, 0, act)
 		switch packed &^ abi.ScalarCostMask {
 		case abi.ScalarTrue:
-			return []byte("true"), nil
+			return trueJSON, nil
 		case abi.ScalarFalse:
-			return []byte("false"), nil
+			return falseJSON, nil
 		}
 		return out, nil
 	}}, nil
