@@ -7,6 +7,7 @@
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME; make soak: a million evaluations per host, memory flat
+#   make profile where one call's time goes: pprof natively, node --cpu-prof of the module → build/profiles/
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -31,7 +32,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 WASM_MOD     := $(BUILD)/wasm.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
-.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -206,6 +207,11 @@ soak: $(EMBED)
 
 check-version:
 	python3 scripts/version.py check
+
+# CPU and allocation profiles of the reference cases: natively (pprof) and in
+# the module under Node (node --cpu-prof of a build keeping its name section).
+profile:
+	GO=$(GO) ./scripts/profile.sh
 
 bench-doc:
 	$(GO) run ./cmd/celwasm-benchdoc -in $(BUILD)/bench -targets docs/bench-targets.json -o docs/benchmarks.md

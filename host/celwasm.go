@@ -208,6 +208,7 @@ type instance struct {
 	buf     uint32            // guest request buffer
 	bufCap  uint32
 	scratch []byte
+	args    [maxArgs]uint32
 	stderr  *tail
 	flag    *uint32 // the guest's interrupt flag
 	dead    bool    // discarded after a failure; never returned to the pool
@@ -317,30 +318,41 @@ func (r *Runtime) discard(ctx context.Context, in *instance) {
 // packed response, and copies the response out. When the instance fails it
 // is discarded (in.dead) and a typed error returned; the caller still puts it.
 func (r *Runtime) call(ctx context.Context, in *instance, fn Export, req []byte) ([]byte, error) {
+	res, err := r.callPacked(ctx, in, fn, req)
+	if err != nil {
+		return nil, err
+	}
+	return r.response(ctx, in, res)
+}
+
+// callPacked writes req into the instance's request buffer and calls fn
+// with the arguments lead (at most 3), then the buffer's address and req's
+// length; it returns the export's result.
+func (r *Runtime) callPacked(ctx context.Context, in *instance, fn Export, req []byte, lead ...uint32) (uint64, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(ctx)
+		return 0, ctxError(ctx)
 	}
 	n := uint32(len(req))
 	if uint64(len(req)) > uint64(^uint32(0)) {
-		return nil, &Error{Code: CodeInvalidArgument, Message: "request larger than 4 GiB"}
+		return 0, &Error{Code: CodeInvalidArgument, Message: "request larger than 4 GiB"}
 	}
 	if n > in.bufCap {
 		newCap := max(n, 2*in.bufCap, 64<<10)
 		if in.bufCap > 0 {
 			if _, err := in.Call(ctx, ExportDealloc, in.buf); err != nil {
-				return nil, r.fail(ctx, in, err)
+				return 0, r.fail(ctx, in, err)
 			}
 		}
 		ptr, err := in.Call(ctx, ExportAlloc, newCap)
 		if err != nil {
 			in.bufCap = 0
-			return nil, r.fail(ctx, in, err)
+			return 0, r.fail(ctx, in, err)
 		}
 		in.buf, in.bufCap = uint32(ptr), newCap
 	}
 	mem := in.Memory()
 	if uint64(in.buf)+uint64(n) > uint64(len(mem)) {
-		return nil, r.fail(ctx, in, errors.New("request buffer outside guest memory"))
+		return 0, r.fail(ctx, in, errors.New("request buffer outside guest memory"))
 	}
 	copy(mem[in.buf:], req)
 	atomic.StoreUint32(in.flag, 0)
@@ -349,15 +361,21 @@ func (r *Runtime) call(ctx context.Context, in *instance, fn Export, req []byte)
 		flag := in.flag
 		stop = context.AfterFunc(ctx, func() { atomic.StoreUint32(flag, 1) })
 	}
-	res, err := in.Call(ctx, fn, in.buf, n)
+	args := append(in.args[:0], lead...)
+	res, err := in.Call(ctx, fn, append(args, in.buf, n)...)
 	if stop != nil {
 		stop()
 	}
 	if err != nil {
-		return nil, r.fail(ctx, in, err)
+		return 0, r.fail(ctx, in, err)
 	}
+	return res, nil
+}
+
+// response copies out the response whose packed address and length res is.
+func (r *Runtime) response(ctx context.Context, in *instance, res uint64) ([]byte, error) {
 	ptr, size := uint32(res>>32), uint32(res)
-	mem = in.Memory()
+	mem := in.Memory()
 	if uint64(ptr)+uint64(size) > uint64(len(mem)) {
 		return nil, r.fail(ctx, in, fmt.Errorf("response [%d, +%d) outside guest memory", ptr, size))
 	}

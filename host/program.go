@@ -92,6 +92,9 @@ func (p *Program) EvalEvent(ctx context.Context, event []byte, opts ...EvalOptio
 }
 
 func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []EvalOption) (*Result, error) {
+	if member == "activation" {
+		return p.evalActivation(ctx, raw, opts)
+	}
 	var resp []byte
 	err := p.run(ctx, func(in *instance, handle uint32) error {
 		req := appendRequestHead(in.scratch[:0], handle, opts)
@@ -110,6 +113,12 @@ func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []Ev
 	if err != nil {
 		return nil, err
 	}
+	return evalResult(ctx, resp)
+}
+
+// evalResult parses an eval response; a cancellation that ctx caused
+// becomes ctx's error.
+func evalResult(ctx context.Context, resp []byte) (*Result, error) {
 	res, err := parseEvalResponse(resp)
 	if e, ok := err.(*Error); ok && e.Code == CodeCanceled && ctx.Err() != nil {
 		ce := ctxError(ctx).(*Error)
@@ -117,6 +126,53 @@ func (p *Program) eval(ctx context.Context, member string, raw []byte, opts []Ev
 		return nil, ce
 	}
 	return res, err
+}
+
+// Packed results of celwasm_eval_activation (docs/abi.md): the high 32
+// bits zero, bits 30–31 the bool, bits 0–29 the cost.
+const (
+	scalarFalse    = 1
+	scalarTrue     = 2
+	scalarCostMask = 1<<30 - 1
+)
+
+// evalActivation evaluates over a JSON activation object through
+// celwasm_eval_activation: no request object around it, the cost limit as
+// arguments, and a bool result read from the return value.
+func (p *Program) evalActivation(ctx context.Context, raw []byte, opts []EvalOption) (*Result, error) {
+	cfg := evalConfig{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var res *Result
+	var resp []byte
+	err := p.run(ctx, func(in *instance, handle uint32) error {
+		packed, err := p.rt.callPacked(ctx, in, ExportEvalActivation, raw, handle, uint32(cfg.costLimit), uint32(cfg.costLimit>>32))
+		if err != nil {
+			return err
+		}
+		if packed>>32 == 0 && packed != 0 {
+			res = &Result{Cost: packed & scalarCostMask}
+			switch packed >> 30 {
+			case scalarFalse:
+				res.JSON = []byte("false")
+			case scalarTrue:
+				res.JSON = []byte("true")
+			default:
+				return &Error{Code: CodeInternal, Message: fmt.Sprintf("malformed eval_activation result %#x", packed)}
+			}
+			return nil
+		}
+		resp, err = p.rt.response(ctx, in, packed)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res != nil {
+		return res, nil
+	}
+	return evalResult(ctx, resp)
 }
 
 // run calls f with an instance from the pool and the program's handle in

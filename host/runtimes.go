@@ -28,18 +28,22 @@ var NewWazeroEngine EngineFactory = wazero.New
 
 // The module's exports (docs/abi.md).
 const (
-	ExportAlloc         = wasmrt.ExportAlloc
-	ExportDealloc       = wasmrt.ExportDealloc
-	ExportCompile       = wasmrt.ExportCompile
-	ExportEval          = wasmrt.ExportEval
-	ExportFree          = wasmrt.ExportFree
-	ExportVersion       = wasmrt.ExportVersion
-	ExportInterruptFlag = wasmrt.ExportInterruptFlag
-	ExportEvalBatch     = wasmrt.ExportEvalBatch
-	ExportValidate      = wasmrt.ExportValidate
-	ExportCost          = wasmrt.ExportCost
-	ExportInput         = wasmrt.ExportInput
+	ExportAlloc          = wasmrt.ExportAlloc
+	ExportDealloc        = wasmrt.ExportDealloc
+	ExportCompile        = wasmrt.ExportCompile
+	ExportEval           = wasmrt.ExportEval
+	ExportFree           = wasmrt.ExportFree
+	ExportVersion        = wasmrt.ExportVersion
+	ExportInterruptFlag  = wasmrt.ExportInterruptFlag
+	ExportEvalBatch      = wasmrt.ExportEvalBatch
+	ExportValidate       = wasmrt.ExportValidate
+	ExportCost           = wasmrt.ExportCost
+	ExportInput          = wasmrt.ExportInput
+	ExportEvalActivation = wasmrt.ExportEvalActivation
 )
 
 // ExportNames are the exports' names in the module.
 var ExportNames = wasmrt.ExportNames
+
+// maxArgs is the most arguments an export takes.
+const maxArgs = wasmrt.MaxArgs

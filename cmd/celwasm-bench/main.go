@@ -116,6 +116,10 @@ func nativePath(c benchCase) (path, error) {
 	}}, nil
 }
 
+// The engine path's bool results, shared so that the path's allocations
+// are the handler's alone.
+var trueJSON, falseJSON = []byte("true"), []byte("false")
+
 func enginePath(c benchCase) (path, error) {
 	h := abi.NewHandler()
 	req, _ := json.Marshal(map[string]any{"expression": c.expr, "env": map[string]any{"variables": []any{map[string]string{"name": c.variable, "type": "dyn"}}}})
@@ -123,8 +127,16 @@ func enginePath(c benchCase) (path, error) {
 	if !bytes.HasPrefix(resp, []byte(`{"program":1`)) {
 		return path{}, fmt.Errorf("compile: %s", resp)
 	}
+	// As the hosts call it: celwasm_eval_activation's handler, a bool
+	// result packed.
 	return path{"celwasm engine (native)", func(act []byte) ([]byte, error) {
-		out := h.Eval(append(append([]byte(`{"program":1,"activation":`), act...), '}'))
+		packed, out := h.EvalActivation(1, 0, act)
+		switch packed &^ abi.ScalarCostMask {
+		case abi.ScalarTrue:
+			return trueJSON, nil
+		case abi.ScalarFalse:
+			return falseJSON, nil
+		}
 		return out, nil
 	}}, nil
 }
@@ -177,6 +189,7 @@ func main() {
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
+	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
@@ -185,6 +198,12 @@ func main() {
 	}
 	if *nativeOnly {
 		printNative(*rounds)
+		return
+	}
+	if *envelopesOnly {
+		cases, err := loadCases()
+		check(err)
+		envelopeSection(context.Background(), benchdoc.New("go", "", ""), cases, *rounds)
 		return
 	}
 	ctx := context.Background()
@@ -276,6 +295,9 @@ func main() {
 	s.Metrics["go.empty_call.wasmtime_us"] = usf(emptyWt)
 	s.Metrics["go.true.wazero_above_empty_call_us"] = usf(med[2] - emptyWz)
 	s.Metrics["go.true.wasmtime_above_empty_call_us"] = usf(med[3] - emptyWt)
+
+	phase("envelopes")
+	envelopeSection(ctx, s, cases, *rounds)
 
 	phase("batch")
 	batchSection(ctx, s, wz, wt, *rounds)

@@ -59,6 +59,7 @@ const (
 	ExportValidate
 	ExportCost
 	ExportInput
+	ExportEvalActivation
 	// NumExports is the number of exports.
 	NumExports
 )
@@ -67,15 +68,19 @@ const (
 var ExportNames = [NumExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
-	"celwasm_validate", "celwasm_cost", "celwasm_input",
+	"celwasm_validate", "celwasm_cost", "celwasm_input", "celwasm_eval_activation",
 }
+
+// MaxArgs is the most arguments an export takes (celwasm_eval_activation).
+const MaxArgs = 5
 
 // Instance is one instantiated module: single threaded, one call at a time.
 // A call that traps, exits, or is interrupted by its context returns an
 // error, after which the instance must not be used again.
 type Instance interface {
-	// Call invokes an export with i32 arguments and returns its single
-	// result (0 for exports without one), zero-extended to uint64.
+	// Call invokes an export with i32 arguments (at most MaxArgs) and
+	// returns its single result (0 for exports without one), zero-extended
+	// to uint64.
 	Call(ctx context.Context, fn Export, args ...uint32) (uint64, error)
 	// Memory returns a view of the guest's linear memory, valid until the
 	// next Call (memory may grow and move).

@@ -276,6 +276,52 @@ export class Core {
     }
   }
 
+  /**
+   * Evaluates program `pid` over the activation object's JSON text through
+   * `celwasm_eval_activation` (no request object around it; a bool result read from the return
+   * value); falls back to `celwasm_eval` with a module that lacks the export.
+   */
+  evalActivation(pid: number, activation: string, costLimit: bigint | undefined): EvalOutcome {
+    const p = this.programs.get(pid);
+    if (!p) throw new CelError('closed', 'program was freed');
+    let inst = this.instance();
+    if (!inst.hasEvalActivation()) {
+      const rest = costLimit === undefined ? [] : [',"costLimit":' + costLimit.toString()];
+      return this.eval(pid, [...rest, ',"activation":', activation, '}']);
+    }
+    if (p.gen !== this.gen) {
+      this.evalRawCompile(p, inst);
+      inst = this.instance();
+    }
+    const lo = costLimit === undefined ? 0 : Number(costLimit & 0xffffffffn);
+    const hi = costLimit === undefined ? 0 : Number(costLimit >> 32n);
+    let r: number | Uint8Array;
+    try {
+      r = inst.evalActivation(p.handle, lo, hi, activation);
+    } catch (e) {
+      this.fail(e);
+    }
+    if (typeof r === 'number') {
+      const kind = r >>> 30;
+      if (kind === 1) return { json: 'false', cost: r & 0x3fffffff };
+      if (kind === 2) return { json: 'true', cost: r & 0x3fffffff };
+      throw new CelError('internal', 'malformed eval_activation result ' + r);
+    }
+    return parseEvalResponse(r);
+  }
+
+  /** Recompiles a program in a new instance (after a trap replaced the old one). */
+  private evalRawCompile(p: ProgramEntry, inst: ModuleInstance): void {
+    let text: string;
+    try {
+      text = utf8(inst.call('compile', [p.req]));
+    } catch (e) {
+      this.fail(e);
+    }
+    p.handle = parseCompileResponse(text).handle;
+    p.gen = this.gen;
+  }
+
   eval(pid: number, rest: readonly (string | Uint8Array)[]): EvalOutcome {
     return parseEvalResponse(this.evalRaw(pid, rest));
   }

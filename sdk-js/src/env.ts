@@ -262,7 +262,13 @@ export function whenRequest(expressions: readonly string[] | string, specJson: s
 }
 
 function costLimitPiece(opts?: EvalOptions): string[] {
-  if (opts?.costLimit === undefined) return [];
+  const c = costLimitValue(opts);
+  return c === undefined ? [] : [',"costLimit":' + c.toString()];
+}
+
+/** The cost limit of `opts`, checked: undefined when not set. */
+export function costLimitValue(opts?: EvalOptions): bigint | undefined {
+  if (opts?.costLimit === undefined) return undefined;
   let c: bigint;
   try {
     c = BigInt(opts.costLimit);
@@ -270,7 +276,7 @@ function costLimitPiece(opts?: EvalOptions): string[] {
     throw new CelError('invalid_argument', 'costLimit must be an integer 0 … 2^64−1');
   }
   if (c < 0n || c > (1n << 64n) - 1n) throw new CelError('invalid_argument', 'costLimit must be 0 … 2^64−1');
-  return [',"costLimit":' + c.toString()];
+  return c;
 }
 
 /** The eval request tail after `{"program":H` for one CloudEvent. */

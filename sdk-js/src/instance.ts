@@ -14,6 +14,7 @@ interface Exports {
   celwasm_compile(ptr: number, len: number): bigint;
   celwasm_eval(ptr: number, len: number): bigint;
   celwasm_eval_batch?(ptr: number, len: number): bigint;
+  celwasm_eval_activation?(program: number, limitLo: number, limitHi: number, ptr: number, len: number): bigint;
   celwasm_validate?(ptr: number, len: number): bigint;
   celwasm_cost?(ptr: number, len: number): bigint;
   celwasm_free(program: number): number;
@@ -228,6 +229,29 @@ export class ModuleInstance {
       this.dead = true;
       throw new CelError('trap', `celwasm_${fn}: the instance's memory grew to ${size} bytes, past its cap of ${this.memoryLimit} (memoryLimit); instance discarded`);
     }
+    return this.view(r);
+  }
+
+  /** Whether the module has `celwasm_eval_activation` (docs/abi.md). */
+  hasEvalActivation(): boolean {
+    return typeof this.ex.celwasm_eval_activation === 'function';
+  }
+
+  /**
+   * Calls `celwasm_eval_activation`: the activation object's JSON text alone, the cost limit as
+   * two 32-bit halves. Returns the packed bool result (a number below 2^32, bits 30–31 the value,
+   * 0–29 the cost) or a view of the eval response, valid until the next call.
+   */
+  evalActivation(handle: number, limitLo: number, limitHi: number, activation: string): number | Uint8Array {
+    if (this.dead) throw new CelError('trap', 'instance was discarded');
+    const n = this.write([activation]);
+    let r: bigint;
+    try {
+      r = this.ex.celwasm_eval_activation!(handle, limitLo, limitHi, this.buf, n);
+    } catch (e) {
+      throw this.trapError('eval', e);
+    }
+    if (r < 0x100000000n && r !== 0n) return Number(r);
     return this.view(r);
   }
 

@@ -11,7 +11,7 @@ import {
   type CostOptions, type CRDCostReport, type CRDObject, type CRDValidation, type KubeObject, type ValidateOptions,
 } from './crd.js';
 import {
-  batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
+  batchRest, costLimitValue, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
   type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
 } from './env.js';
 import { CelError } from './errors.js';
@@ -322,8 +322,11 @@ export class Program {
    */
   eval(activation?: Activation | string | Uint8Array, options?: EvalOptions): EvalResult {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rest = evalRest(encodeActivation(activation, this.env.types), options);
-    const out = this.env.runtime.core.eval(this.pid, rest);
+    const enc = encodeActivation(activation, this.env.types);
+    const out =
+      enc.typed === null
+        ? this.env.runtime.core.evalActivation(this.pid, enc.plain, costLimitValue(options))
+        : this.env.runtime.core.eval(this.pid, evalRest(enc, options));
     return new Result(out.json, out.cost);
   }
 

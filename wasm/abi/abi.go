@@ -22,6 +22,7 @@ import (
 
 	"github.com/celwasm/celwasm/wire"
 
+	"github.com/google/cel-go/common/types"
 	"github.com/tidwall/gjson"
 
 	"github.com/celwasm/celwasm/wasm/codec"
@@ -44,6 +45,9 @@ type Handler struct {
 	envs     map[string]*engine.Env
 	envOrder []string
 	out      []byte
+	// act is reused by every evaluation over a plain JSON activation (one
+	// call at a time), so that a call allocates no activation.
+	act codec.Activation
 }
 
 // NewHandler returns an empty handler.
@@ -284,9 +288,10 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	} else {
 		activation := r.activation
 		if !activation.Exists() {
-			activation = gjson.Parse("{}")
+			activation = emptyObject
 		}
-		act, err = codec.ActivationOver(prg.Env, activation)
+		act = &h.act
+		err = act.Reset(prg.Env, activation)
 		if err == nil && r.typed.Exists() {
 			err = act.SetTyped(r.typed)
 		}
@@ -305,11 +310,79 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	out = append(out, `{"value":`...)
 	out, err = codec.AppendValue(out, val)
 	if err != nil {
-		return out[:mark], &wire.Error{Code: wire.CodeEval, Message: "result: " + err.Error(), Cost: &cost}
+		spent := cost // a copy, so that cost stays off the heap on success
+		return out[:mark], &wire.Error{Code: wire.CodeEval, Message: "result: " + err.Error(), Cost: &spent}
 	}
 	out = append(out, `,"cost":`...)
 	out = strconv.AppendUint(out, cost, 10)
 	return append(out, '}'), nil
+}
+
+var emptyObject = gjson.Parse("{}")
+
+// Results of EvalActivation packed into 32 bits (docs/abi.md,
+// "eval_activation"): a bool result and its cost, which a host reads from
+// the call's return value without touching linear memory.
+const (
+	// ScalarFalse and ScalarTrue are the packed value, in bits 30–31.
+	ScalarFalse = 1 << 30
+	ScalarTrue  = 2 << 30
+	// ScalarCostMask selects the cost, bits 0–29; a larger cost gives the
+	// JSON response instead.
+	ScalarCostMask = 1<<30 - 1
+)
+
+// EvalActivation evaluates a program over an activation object given as
+// the JSON bytes alone, with the cost limit as an argument (0: the
+// default): the eval request without its envelope. A bool result whose
+// cost fits 30 bits comes back packed (ScalarFalse or ScalarTrue | cost)
+// with resp nil; any other result or error as resp, exactly the bytes Eval
+// returns for {"program":handle,"costLimit":costLimit,"activation":...},
+// with packed 0. resp is valid until the next call.
+func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []byte) (packed uint32, resp []byte) {
+	defer h.recover(&resp)
+	prg, ok := h.programs[handle]
+	if !ok {
+		return 0, h.fail(&wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", handle)})
+	}
+	// One copy, as in Eval: the host reuses its buffer.
+	s := string(activation)
+	if err := codec.CheckJSON(s); err != nil {
+		// The error as Eval reports it for the request every host sends
+		// (offsets count from the request's start).
+		req := append([]byte(`{"program":`), strconv.FormatUint(uint64(handle), 10)...)
+		if costLimit != 0 {
+			req = strconv.AppendUint(append(req, `,"costLimit":`...), costLimit, 10)
+		}
+		req = append(append(append(req, `,"activation":`...), activation...), '}')
+		return 0, h.Eval(req)
+	}
+	if err := h.act.Reset(prg.Env, gjson.Parse(s)); err != nil {
+		return 0, h.fail(err)
+	}
+	if prg.dialect != nil && prg.dialect.prepare != nil {
+		prg.dialect.prepare(&h.act)
+	}
+	val, cost, err := prg.Eval(&h.act, costLimit)
+	if err != nil {
+		return 0, h.fail(err)
+	}
+	if b, ok := val.(types.Bool); ok && cost <= ScalarCostMask {
+		if b {
+			return ScalarTrue | uint32(cost), nil
+		}
+		return ScalarFalse | uint32(cost), nil
+	}
+	out := append(h.out[:0], `{"value":`...)
+	out, err = codec.AppendValue(out, val)
+	if err != nil {
+		spent := cost
+		return 0, h.fail(&wire.Error{Code: wire.CodeEval, Message: "result: " + err.Error(), Cost: &spent})
+	}
+	out = append(out, `,"cost":`...)
+	out = strconv.AppendUint(out, cost, 10)
+	h.out = append(out, '}')
+	return 0, h.out
 }
 
 // EvalBatch evaluates one program over many items: the request is a header

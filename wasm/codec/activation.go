@@ -40,6 +40,9 @@ type Activation struct {
 	raw   gjson.Result
 	index *objIndex
 	bound map[string]ref.Val
+	// own is the index of a reused activation (Reset), so that a call
+	// over a small object allocates no index.
+	own objIndex
 }
 
 // NewActivation checks that raw is a JSON object (valid JSON, valid UTF-8,
@@ -60,6 +63,26 @@ func ActivationOver(e *engine.Env, r gjson.Result) (*Activation, error) {
 		return nil, engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
 	}
 	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}, raw: r}, nil
+}
+
+// Reset makes a an activation over r (an already checked JSON object, as
+// for ActivationOver) in environment e, reusing a's memory: a handler
+// evaluating one request at a time keeps one Activation instead of
+// allocating one per call. Values resolved from the previous object must no
+// longer be in use.
+func (a *Activation) Reset(e *engine.Env, r gjson.Result) error {
+	if !r.IsObject() {
+		return engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
+	}
+	if a.env != e {
+		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
+	}
+	a.conv.NumericStrings = false
+	a.raw = r
+	a.index = nil
+	a.own.reset()
+	clear(a.bound)
+	return nil
 }
 
 // BoundActivation returns an activation with no JSON variables: only what
@@ -101,7 +124,8 @@ func (a *Activation) SetTyped(obj gjson.Result) error {
 // Raw returns the JSON of a variable, as given in the activation object.
 func (a *Activation) Raw(name string) (gjson.Result, bool) {
 	if a.index == nil {
-		a.index = buildIndex(a.raw)
+		a.own.build(a.raw)
+		a.index = &a.own
 	}
 	i, ok := a.index.find(name)
 	if !ok {
@@ -116,7 +140,8 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 		return v, true
 	}
 	if a.index == nil {
-		a.index = buildIndex(a.raw)
+		a.own.build(a.raw)
+		a.index = &a.own
 	}
 	i, ok := a.index.find(name)
 	if !ok {

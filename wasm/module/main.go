@@ -23,6 +23,9 @@ var (
 	handler = abi.NewHandler()
 	// pinned keeps buffers handed to the host reachable until celwasm_dealloc.
 	pinned = map[uintptr][]byte{}
+	// last is the buffer the previous request lay in (hosts reuse one), to
+	// skip the search of pinned.
+	last []byte
 )
 
 // celwasm_alloc returns the address of a new buffer of size bytes, which
@@ -43,6 +46,9 @@ func alloc(size uint32) uint32 {
 //
 //go:wasmexport celwasm_dealloc
 func dealloc(ptr uint32) {
+	if len(last) > 0 && uintptr(unsafe.Pointer(&last[0])) == uintptr(ptr) {
+		last = nil
+	}
 	delete(pinned, uintptr(ptr))
 }
 
@@ -50,8 +56,15 @@ func dealloc(ptr uint32) {
 // not lie inside a buffer from celwasm_alloc.
 func request(ptr, length uint32) (req []byte, ok bool) {
 	start, end := uintptr(ptr), uintptr(ptr)+uintptr(length)
+	if len(last) > 0 {
+		p := uintptr(unsafe.Pointer(&last[0]))
+		if start >= p && end <= p+uintptr(len(last)) {
+			return last[start-p : end-p], true
+		}
+	}
 	for p, b := range pinned {
 		if start >= p && end <= p+uintptr(len(b)) {
+			last = b
 			return b[start-p : end-p], true
 		}
 	}
@@ -70,10 +83,7 @@ func serve(x export, ptr, length uint32) uint64 {
 	if ok {
 		b = handlers[x](req)
 	}
-	if len(b) == 0 {
-		return 0
-	}
-	return uint64(uintptr(unsafe.Pointer(&b[0])))<<32 | uint64(len(b))
+	return packed(b)
 }
 
 // The request/response exports (docs/abi.md), one table.
@@ -113,6 +123,34 @@ func validate(ptr, length uint32) uint64 { return serve(exportValidate, ptr, len
 
 //go:wasmexport celwasm_cost
 func cost(ptr, length uint32) uint64 { return serve(exportCost, ptr, length) }
+
+// celwasm_eval_activation evaluates a program over an activation object
+// (its JSON bytes alone, in a buffer from celwasm_alloc) with the cost
+// limit as two 32-bit halves (0: the default). A bool result with a cost
+// below 2^30 comes back in the low 32 bits (bits 30–31: 1 false, 2 true;
+// bits 0–29: the cost; the high 32 bits zero); anything else as the JSON
+// exports return, packed address and length of exactly what celwasm_eval
+// answers (docs/abi.md, "eval_activation").
+//
+//go:wasmexport celwasm_eval_activation
+func evalActivation(program, limitLo, limitHi, ptr, length uint32) uint64 {
+	act, ok := request(ptr, length)
+	if !ok {
+		return packed(outside)
+	}
+	scalar, resp := handler.EvalActivation(program, uint64(limitHi)<<32|uint64(limitLo), act)
+	if scalar != 0 {
+		return uint64(scalar)
+	}
+	return packed(resp)
+}
+
+func packed(b []byte) uint64 {
+	if len(b) == 0 {
+		return 0
+	}
+	return uint64(uintptr(unsafe.Pointer(&b[0])))<<32 | uint64(len(b))
+}
 
 // celwasm_version describes the module (versions, compatibility versions,
 // extensions).

@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,6 +52,14 @@ type Module interface {
 	Eval(req []byte) ([]byte, error)
 	Free(handle uint32) error
 	Close() error
+}
+
+// evalActivator is a Module with celwasm_eval_activation (the Extism
+// plugin has none).
+type evalActivator interface {
+	// EvalActivation returns celwasm_eval_activation's answer as an eval
+	// response (a packed bool spelled out).
+	EvalActivation(handle uint32, costLimit uint64, activation []byte) ([]byte, error)
 }
 
 func run(host, dir, outDir, wasmPath string) error {
@@ -117,8 +126,8 @@ func run(host, dir, outDir, wasmPath string) error {
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d tests in %.1fs (module load %.1fs), %d host errors → %s\n",
-		host, len(tests), time.Since(start).Seconds(), loaded.Seconds(), hostErrors, path)
+	fmt.Printf("%s: %d tests in %.1fs (module load %.1fs), %d host errors → %s; %d evaluations answered the same through celwasm_eval_activation\n",
+		host, len(tests), time.Since(start).Seconds(), loaded.Seconds(), hostErrors, path, crossChecked)
 	return nil
 }
 
@@ -155,12 +164,64 @@ func runTest(m Module, t corpus.Test) (line []byte, failed bool) {
 	if err != nil {
 		return hostErr(err)
 	}
+	// The integer envelope must answer the same bytes (docs/abi.md,
+	// eval_activation); a difference is a host error.
+	ea, hasEA := m.(evalActivator)
+	if act, limit, ok := plainEval(t.Eval); hasEA && ok && !bytes.Contains(resp, []byte(`"code":"invalid_activation"`)) && !bytes.Contains(resp, []byte(`"code":"bad_request"`)) {
+		alt, err := ea.EvalActivation(handle, limit, act)
+		if err != nil {
+			return hostErr(err)
+		}
+		if !bytes.Equal(alt, resp) {
+			return hostErr(fmt.Errorf("celwasm_eval_activation answered %s, celwasm_eval %s", alt, resp))
+		}
+		crossChecked++
+	}
 	line = append(line, resp...)
 	line = append(line, '}')
 	if err := m.Free(handle); err != nil {
 		return hostErr(err)
 	}
 	return line, false
+}
+
+// crossChecked counts the evaluations also run through
+// celwasm_eval_activation with the same answer.
+var crossChecked int
+
+// plainEval returns the activation ({} when absent) and cost limit of an
+// eval request that has nothing else (what celwasm_eval_activation takes).
+func plainEval(ev []byte) (activation []byte, costLimit uint64, ok bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(ev, &members) != nil {
+		return nil, 0, false
+	}
+	activation = []byte("{}") // eval's default
+	for k, v := range members {
+		switch k {
+		case "activation":
+			activation = v
+		case "costLimit":
+			n, err := strconv.ParseUint(string(v), 10, 64)
+			if err != nil {
+				return nil, 0, false
+			}
+			costLimit = n
+		default:
+			return nil, 0, false
+		}
+	}
+	return activation, costLimit, true
+}
+
+// evalActivationResponse spells out celwasm_eval_activation's result as the
+// eval response it stands for.
+func evalActivationResponse(packed uint64, resp []byte) []byte {
+	if packed>>32 == 0 && packed != 0 {
+		v := map[uint64]string{abi.ScalarFalse >> 30: "false", abi.ScalarTrue >> 30: "true"}[packed>>30]
+		return fmt.Appendf(nil, `{"value":%s,"cost":%d}`, v, packed&abi.ScalarCostMask)
+	}
+	return resp
 }
 
 // stripHandle turns a successful compile response {"program":N,...} into
@@ -186,8 +247,12 @@ type native struct{ h *abi.Handler }
 
 func (n *native) Compile(req []byte) ([]byte, error) { return bytes.Clone(n.h.Compile(req)), nil }
 func (n *native) Eval(req []byte) ([]byte, error)    { return bytes.Clone(n.h.Eval(req)), nil }
-func (n *native) Free(h uint32) error                { n.h.Free(h); return nil }
-func (n *native) Close() error                       { return nil }
+func (n *native) EvalActivation(h uint32, limit uint64, act []byte) ([]byte, error) {
+	packed, resp := n.h.EvalActivation(h, limit, act)
+	return evalActivationResponse(uint64(packed), bytes.Clone(resp)), nil
+}
+func (n *native) Free(h uint32) error { n.h.Free(h); return nil }
+func (n *native) Close() error        { return nil }
 
 // newEngine compiles the module for a runtime, with the Go host's code cache
 // ($XDG_CACHE_HOME/celwasm/<runtime>, as celwasm.New uses).
@@ -222,7 +287,13 @@ func newInstance(eng celwasm.Engine) (*instance, error) {
 	return i, nil
 }
 
-func (i *instance) call(fn celwasm.Export, req []byte) ([]byte, error) {
+func (i *instance) EvalActivation(h uint32, limit uint64, act []byte) ([]byte, error) {
+	return i.call(celwasm.ExportEvalActivation, act, h, uint32(limit), uint32(limit>>32))
+}
+
+// call writes req into the request buffer and calls fn with the arguments
+// lead, then the buffer's address and req's length.
+func (i *instance) call(fn celwasm.Export, req []byte, lead ...uint32) ([]byte, error) {
 	ctx := context.Background()
 	n := uint32(len(req))
 	if n > i.bufCap {
@@ -244,9 +315,12 @@ func (i *instance) call(fn celwasm.Export, req []byte) ([]byte, error) {
 		return nil, errors.New("request buffer outside guest memory")
 	}
 	copy(mem[i.buf:], req)
-	res, err := i.in.Call(ctx, fn, i.buf, n)
+	res, err := i.in.Call(ctx, fn, append(lead, i.buf, n)...)
 	if err != nil {
 		return nil, i.fail(err)
+	}
+	if fn == celwasm.ExportEvalActivation && res>>32 == 0 {
+		return evalActivationResponse(res, nil), nil
 	}
 	ptr, size := uint32(res>>32), uint32(res)
 	mem = i.in.Memory()

@@ -132,6 +132,11 @@ func (e *engine) Instantiate(ctx context.Context, cfg wasmrt.InstanceConfig) (wa
 		return nil, errors.New("wasmtime: module exports no memory")
 	}
 	in.mem = ext.Memory()
+	if os.Getenv("CELWASM_WASMTIME_CALLS") != "generic" {
+		if raw, err := newRawCaller(store, in.fns[:]); err == nil {
+			in.raw = raw
+		}
+	}
 	return in, nil
 }
 
@@ -146,12 +151,20 @@ type instance struct {
 	store      *wt.Store
 	mem        *wt.Memory
 	fns        [len(wasmrt.ExportNames)]*wt.Func
+	raw        *rawCaller // nil: wasmtime-go's Func.Call
 	stderrPath string
 	stderr     interface{ Write([]byte) (int, error) }
 	closeOnce  sync.Once
 }
 
 func (in *instance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) (uint64, error) {
+	if in.raw != nil {
+		r, err := in.raw.call(fn, args)
+		if err != nil {
+			return 0, in.withStderr(err)
+		}
+		return r, nil
+	}
 	var res any
 	var err error
 	switch len(args) {
@@ -159,8 +172,14 @@ func (in *instance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) 
 		res, err = in.fns[fn].Call(in.store)
 	case 1:
 		res, err = in.fns[fn].Call(in.store, int32(args[0]))
-	default:
+	case 2:
 		res, err = in.fns[fn].Call(in.store, int32(args[0]), int32(args[1]))
+	default:
+		vals := make([]any, len(args))
+		for i, a := range args {
+			vals[i] = int32(a)
+		}
+		res, err = in.fns[fn].Call(in.store, vals...)
 	}
 	if err != nil {
 		return 0, in.withStderr(err)

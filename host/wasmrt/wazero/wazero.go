@@ -118,7 +118,7 @@ type wazeroInstance struct {
 	mod   api.Module
 	mem   api.Memory
 	fns   [wasmrt.NumExports]api.Function
-	stack [2]uint64
+	stack [wasmrt.MaxArgs]uint64
 }
 
 func (in *wazeroInstance) Call(ctx context.Context, fn wasmrt.Export, args ...uint32) (uint64, error) {

@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 import wasmtime
 
@@ -37,8 +37,9 @@ EXPORTS = (
     "celwasm_validate",
     "celwasm_cost",
     "celwasm_input",
+    "celwasm_eval_activation",
 )
-ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST, INPUT = range(11)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST, INPUT, EVAL_ACTIVATION = range(12)
 _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     (["i32"], []),
@@ -51,7 +52,11 @@ _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
+    (["i32", "i32", "i32", "i32", "i32"], ["i64"]),
 )
+#: celwasm_eval_activation's packed bool result (docs/abi.md): below 2^32,
+#: bits 30-31 the value (1 false, 2 true), bits 0-29 the cost.
+_SCALAR_FALSE, _SCALAR_TRUE, _SCALAR_COST_MASK = 1, 2, (1 << 30) - 1
 _MIN_BUFFER = 64 << 10
 _memmove = ctypes.memmove
 _string_at = ctypes.string_at
@@ -358,7 +363,7 @@ class Instance:
         if fast:
             self._ctx = store._context()
             self._frefs = [ctypes.byref(f._func) for f in funcs]
-            self._args = (_ValRaw * 2)()
+            self._args = (_ValRaw * 5)()
             self._trap = _TrapPtr()
             self._trap_ref = ctypes.byref(self._trap)
         self._buf = 0
@@ -480,6 +485,47 @@ class Instance:
             if ptr + size > self._mem_len:
                 self._die("response [%d, +%d) outside guest memory" % (ptr, size))
         return _string_at(self._base + ptr, size)
+
+    def eval_activation(self, handle: int, cost_limit: int, activation: bytes) -> "Union[bytes, Tuple[bool, int]]":
+        """``celwasm_eval_activation``: the activation object's JSON bytes
+        alone, the handle and cost limit (0: the default) as arguments.
+        Returns ``(value, cost)`` for a bool result the module packed into
+        the return value, else the eval response bytes."""
+        if self.dead:
+            raise TrapError("instance is dead")
+        n = len(activation)
+        if n > self._buf_cap:
+            self._grow(n)
+        if self._buf + n > self._mem_len:
+            self._die("request buffer outside guest memory")
+        _memmove(self._base + self._buf, activation, n)
+        self._flag.value = 0
+        lo, hi = cost_limit & 0xFFFFFFFF, cost_limit >> 32
+        if self._fast:
+            args = self._args
+            args[0].i32 = handle
+            args[1].i32 = lo
+            args[2].i32 = hi
+            args[3].i32 = self._buf
+            args[4].i32 = n
+            err = _raw_call(self._ctx, self._frefs[EVAL_ACTIVATION], args, 5, self._trap_ref)
+            if err or self._trap:
+                self._fail_raw(err)
+            r = args[0].i64 & 0xFFFFFFFFFFFFFFFF
+        else:
+            params = tuple(x - (1 << 32) if x >= 1 << 31 else x for x in (handle, lo, hi, self._buf, n))
+            try:
+                r = int(self._funcs[EVAL_ACTIVATION](self._store, *params)) & 0xFFFFFFFFFFFFFFFF
+            except Exception as e:
+                self._die("celwasm_eval_activation: %s" % e)
+        if 0 < r < 1 << 32:
+            kind = r >> 30
+            if kind == _SCALAR_TRUE:
+                return True, r & _SCALAR_COST_MASK
+            if kind == _SCALAR_FALSE:
+                return False, r & _SCALAR_COST_MASK
+            self._die("celwasm_eval_activation returned a malformed result %#x" % r)
+        return self._read(r)
 
     def _grow(self, n: int) -> None:
         if n > 0xFFFFFFFF:

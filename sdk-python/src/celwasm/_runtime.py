@@ -955,6 +955,8 @@ class Program:
             ClosedError: the program or runtime is closed.
         """
         plain, typed = _activation_json(activation, typed_activation)
+        if typed is None:
+            return self._eval_activation(plain, cost_limit, timeout)
         tail = self._check_call(cost_limit)
         if typed is not None:
             tail += b',"typedActivation":' + typed
@@ -962,6 +964,36 @@ class Program:
         # as invalid_activation rather than bad_request.
         resp, fired = self._call(_EVAL, tail + b',"activation":' + plain + b"}", timeout)
         return _eval_result(resp, fired, timeout)
+
+    def _eval_activation(self, plain: bytes, cost_limit: Optional[int], timeout: Optional[float]) -> "Result":
+        """Evaluates over a JSON activation through ``celwasm_eval_activation``
+        (docs/abi.md): no request object around the activation, and a bool
+        result read from the call's return value."""
+        self._check_call(cost_limit)
+        rt = self._rt
+        deadline = None if timeout is None else time.monotonic() + timeout
+        fired = False
+        pi = rt._acquire(deadline)
+        try:
+            h = pi.handles.get(self._id)
+            if h is None:
+                h = self._handle_in(pi)
+            limit = cost_limit or 0
+            if deadline is None:
+                out = pi.instance.eval_activation(h, limit, plain)
+            else:
+                alarm = _watchdog.arm(deadline, pi.instance)
+                try:
+                    out = pi.instance.eval_activation(h, limit, plain)
+                finally:
+                    fired = _watchdog.disarm(alarm)
+        finally:
+            rt._put(pi)
+        if isinstance(out, tuple):
+            res = Result(b"true" if out[0] else b"false", out[1])
+            res._value, res._decoded = out[0], True
+            return res
+        return _eval_result(out, fired, timeout)
 
     def _call(self, export: int, req_tail: bytes, timeout: Optional[float]) -> Tuple[bytes, bool]:
         """Sends ``{"program":H`` + ``req_tail`` to ``export``; returns the

@@ -1,0 +1,64 @@
+package abi
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+)
+
+// TestEvalActivation checks that the integer envelope answers what Eval
+// answers for the same request: every result and error, bools packed
+// (ScalarTrue/ScalarFalse | cost) and everything else as Eval's bytes.
+func TestEvalActivation(t *testing.T) {
+	h := NewHandler()
+	compile := func(expr string) uint32 {
+		return compileRef(t, h, refCase{name: expr, expr: expr, variable: "self"})
+	}
+	b := compile(`self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas`)
+	str := compile(`self.name + "!"`)
+	loop := compile(`self.items.all(i, i > 0)`)
+	packedResults := 0
+	for _, c := range []struct {
+		handle     uint32
+		limit      uint64
+		activation string
+	}{
+		{b, 0, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},
+		{b, 0, `{"self":{"minReplicas":4,"replicas":3,"maxReplicas":5}}`},
+		{b, 0, `{"self":{"minReplicas":1}}`},                                // no such key
+		{b, 0, `{"self":{"minReplicas":1,"replicas":"3","maxReplicas":5}}`}, // no matching overload
+		{b, 3, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},   // over the cost limit
+		{b, 1 << 40, `{"self":{"minReplicas":1,"replicas":3,"maxReplicas":5}}`},
+		{b, 0, `[1]`},
+		{b, 0, `{"self":`},
+		{b, 0, "{\"self\":\"\xff\"}"},
+		{b, 0, ``},
+		{str, 0, `{"self":{"name":"x"}}`},
+		{loop, 0, `{"self":{"items":[1,2,3]}}`},
+		{loop, 0, `{"self":{"items":[1,-2,3]}}`},
+		{99, 0, `{}`},
+	} {
+		req := `{"program":` + strconv.FormatUint(uint64(c.handle), 10)
+		if c.limit != 0 {
+			req += `,"costLimit":` + strconv.FormatUint(c.limit, 10)
+		}
+		req += `,"activation":` + c.activation + `}`
+		want := string(h.Eval([]byte(req)))
+		packed, resp := h.EvalActivation(c.handle, c.limit, []byte(c.activation))
+		got := string(resp)
+		if packed != 0 {
+			packedResults++
+			if resp != nil {
+				t.Errorf("%s: packed %#x and a response %s", req, packed, resp)
+			}
+			v := map[uint32]string{ScalarFalse: "false", ScalarTrue: "true"}[packed&^ScalarCostMask]
+			got = fmt.Sprintf(`{"value":%s,"cost":%d}`, v, packed&ScalarCostMask)
+		}
+		if got != want {
+			t.Errorf("%s:\n got %s\nwant %s", req, got, want)
+		}
+	}
+	if packedResults != 5 {
+		t.Errorf("%d bool results came packed, want 5", packedResults)
+	}
+}
