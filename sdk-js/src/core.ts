@@ -281,7 +281,7 @@ export class Core {
    * `celwasm_eval_activation` (no request object around it; a bool result read from the return
    * value); falls back to `celwasm_eval` with a module that lacks the export.
    */
-  evalActivation(pid: number, activation: string, costLimit: bigint | undefined): EvalOutcome {
+  evalActivation(pid: number, activation: string | Uint8Array, costLimit: bigint | undefined): EvalOutcome {
     const p = this.programs.get(pid);
     if (!p) throw new CelError('closed', 'program was freed');
     let inst = this.instance();

@@ -224,12 +224,17 @@ export class ModuleInstance {
     } catch (e) {
       throw this.trapError(fn, e);
     }
+    this.checkMemory(fn);
+    return this.view(r);
+  }
+
+  /** Discards the instance when the call left its memory past the cap (see `memoryLimit`). */
+  private checkMemory(fn: string): void {
     const size = this.ex.memory.buffer.byteLength;
     if (size > this.memoryLimit) {
       this.dead = true;
       throw new CelError('trap', `celwasm_${fn}: the instance's memory grew to ${size} bytes, past its cap of ${this.memoryLimit} (memoryLimit); instance discarded`);
     }
-    return this.view(r);
   }
 
   /** Whether the module has `celwasm_eval_activation` (docs/abi.md). */
@@ -242,7 +247,7 @@ export class ModuleInstance {
    * two 32-bit halves. Returns the packed bool result (a number below 2^32, bits 30–31 the value,
    * 0–29 the cost) or a view of the eval response, valid until the next call.
    */
-  evalActivation(handle: number, limitLo: number, limitHi: number, activation: string): number | Uint8Array {
+  evalActivation(handle: number, limitLo: number, limitHi: number, activation: string | Uint8Array): number | Uint8Array {
     if (this.dead) throw new CelError('trap', 'instance was discarded');
     const n = this.write([activation]);
     let r: bigint;
@@ -251,6 +256,7 @@ export class ModuleInstance {
     } catch (e) {
       throw this.trapError('eval', e);
     }
+    this.checkMemory('eval_activation');
     if (r < 0x100000000n && r !== 0n) return Number(r);
     return this.view(r);
   }
