@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """make soak: one program evaluated CELWASM_SOAK_EVALS times (default 1,000,000) on one
-instance in each host (Go on wazero and on wasmtime-go, Node, Python), every input
+instance in each host (Go on wazero and on wasmtime-go, Node, Python; CELWASM_SOAK_HOSTS=node,python
+to pick), every input
 different and every result checked. Guest linear memory and process RSS after the
 warm-up (the first tenth of the evaluations) and at the end must stay within 10%.
 Prints the figures and writes build/bench/soak.json (internal/benchdoc's format;
@@ -26,7 +27,9 @@ RUNNERS = [
 def main() -> int:
     rows, metrics, ok = [], {}, True
     env = dict(os.environ, CELWASM_SOAK_EVALS=str(EVALS), PYTHONPATH=str(ROOT / "sdk-python/src"))
-    for name, cmd, cwd in RUNNERS:
+    only = os.environ.get("CELWASM_SOAK_HOSTS", "").split(",") if os.environ.get("CELWASM_SOAK_HOSTS") else None
+    runners = [r for r in RUNNERS if only is None or r[0] in only]
+    for name, cmd, cwd in runners:
         print(f"soak: {name}: {' '.join(cmd)}", file=sys.stderr, flush=True)
         p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, text=True)
         if p.returncode != 0:
@@ -58,7 +61,7 @@ def main() -> int:
         "tables": [{"title": "Guest linear memory and process RSS", "columns": cols, "rows": rows}],
         "metrics": metrics}, indent=1) + "\n")
     print(f"soak: wrote {out.relative_to(ROOT)}", file=sys.stderr)
-    return 0 if ok and len(rows) == len(RUNNERS) else 1
+    return 0 if ok and len(rows) == len(runners) else 1
 
 
 if __name__ == "__main__":
