@@ -37,12 +37,13 @@ import (
 	"github.com/google/cel-go/cel"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/celwasm/celwasm/internal/benchdoc"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
+	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect, as celwasm-full
 	"github.com/celwasm/celwasm/wire"
 )
 
