@@ -312,7 +312,7 @@ func main() {
 	if cli := os.Getenv("CELWASM_CLI"); cli != "" {
 		phase("CLI")
 		z, t := execTime(cli, "wazero", "", coldRuns+2), execTime(cli, "wasmtime", "", coldRuns+2)
-		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t))
+		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t), nil, nil)
 		s.Metrics["go.cli.wazero_ms"] = msf(z)
 		s.Metrics["go.cli.wasmtime_ms"] = msf(t)
 		// Nothing cached: an empty cache directory, the CLI's default
