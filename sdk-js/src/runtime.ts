@@ -55,8 +55,9 @@ export interface RuntimeOptions extends InstanceOptions {
    * Where celwasm-full is: the module that serves every request, loaded only for those the first
    * module answers with `needs_module` — CRD validation and cost, filters reading Knative's
    * `attrs` or `cesql` (RATIONALE.md, "Two modules"). Default: `celwasm-full.wasm` next to the
-   * package's JavaScript. Node (and Workers) load it synchronously on the first such call; a
-   * browser main thread must `await runtime.loadFull()` first.
+   * package's JavaScript. In Node (a file, bytes or a compiled module) it is loaded synchronously
+   * on the first such call; in browsers (fetched) `await runtime.loadFull()` first, or the call
+   * fails with `needs_module`. {@link WorkerRuntime} loads it by itself.
    */
   fullWasm?: WasmSource;
 }
@@ -167,7 +168,8 @@ export class Runtime {
     return this.isFull || this.full !== undefined;
   }
 
-  /** @internal The Runtime of celwasm-full, loaded synchronously on first use (Node, Workers). */
+  /** @internal The Runtime of celwasm-full, loaded synchronously on first use when its source
+   * allows (see `fullWasm`). */
   fullRuntime(): Runtime {
     if (this.isFull) return this;
     if (!this.full) {
