@@ -3,7 +3,8 @@
 #   make demo    evaluate seed examples over real manifests and events through the module
 #   make test    engine natively, the module through wazero and wasmtime-go, CLI, SDKs
 #   make bench   every benchmark → build/bench/*.json → docs/benchmarks.md (BENCH_QUICK=1: short)
-#   make wasm    build/celwasm.wasm (+ .sha256), and its compressed copy the Go host embeds
+#   make wasm    build/celwasm.wasm and build/celwasm-full.wasm (+ .sha256), and the compressed
+#                copies the Go host embeds (RATIONALE.md, "Two modules")
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME; make soak: a million evaluations per host, memory flat
@@ -21,8 +22,13 @@ export GOTOOLCHAIN ?= go1.26.8
 export GOFLAGS := -buildvcs=false
 
 BUILD     := build
+# The expression module and the module that serves every request (wasm/module/celwasm,
+# wasm/module/celwasm-full); hosts load the second only for CRD validation and Knative's
+# attrs/cesql filters.
 WASM      := $(BUILD)/celwasm.wasm
+WASM_FULL := $(BUILD)/celwasm-full.wasm
 EMBED     := host/module/celwasm.wasm.zst
+EMBED_FULL := host/module/celwasm-full.wasm.zst
 CLI       := $(BUILD)/celwasm
 WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod go.sum
 
@@ -39,26 +45,26 @@ all: wasm cli
 tools:
 	@command -v $(GO) >/dev/null || { echo "Go is required (https://go.dev/dl)"; exit 1; }
 
-$(WASM): $(WASM_SRCS) | tools
+$(BUILD)/%.wasm: $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/$*
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
-	@echo "$(WASM): $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
+	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
 
-# The Go host embeds the module compressed (host/module), committed so that
+# The Go host embeds both modules compressed (host/module), committed so that
 # `go get` needs no build step; check-embed fails when the committed bytes
 # differ from this build.
-$(EMBED): $(WASM)
+host/module/%.wasm.zst: $(BUILD)/%.wasm
 	$(GO) run ./host/module/compress $< $@
-	cp $<.sha256 host/module/celwasm.wasm.sha256
-	@echo "$(EMBED): $$(stat -c %s $@) bytes"
+	cp $<.sha256 host/module/$*.wasm.sha256
+	@echo "$@: $$(stat -c %s $@) bytes"
 
-wasm: $(EMBED)
+wasm: $(EMBED) $(EMBED_FULL)
 
 cli: $(CLI)
-$(CLI): $(EMBED) $(shell find cmd host -name '*.go' -not -name '*_test.go')
+$(CLI): $(EMBED) $(EMBED_FULL) $(shell find cmd host -name '*.go' -not -name '*_test.go')
 	$(GO) build -o $@ ./cmd/celwasm
 
 # The seed examples (KEP rule table, Knative filters) over real input.
@@ -75,7 +81,7 @@ test: check-version test-go repro check-embed conformance-go fuzz-smoke test-pro
 # tests) and the check that it is upstream v0.29.2 plus patches/*.patch (the
 # klog copy's check runs in test-proxywasm). The CRD differential test (conformance/crd) runs
 # once, in conformance-go.
-test-go: $(EMBED) proxywasm-module
+test-go: $(EMBED) $(EMBED_FULL) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
@@ -87,22 +93,28 @@ test-go: $(EMBED) proxywasm-module
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
-# The committed compressed module must be this tree's reproducible build.
-check-embed: $(EMBED)
-	@git diff --quiet -- $(EMBED) host/module/celwasm.wasm.sha256 || { \
-	  echo "check-embed: $(EMBED) differs from the committed one: commit the module built from this tree"; exit 1; }
-	@echo "check-embed: the committed module is this tree's build ($$(cat host/module/celwasm.wasm.sha256))"
+# The committed compressed modules must be this tree's reproducible builds.
+check-embed: $(EMBED) $(EMBED_FULL)
+	@for m in celwasm celwasm-full; do \
+	  git ls-files --error-unmatch host/module/$$m.wasm.zst host/module/$$m.wasm.sha256 >/dev/null 2>&1 || { \
+	    echo "check-embed: host/module/$$m.wasm.zst is not committed"; exit 1; }; \
+	  git diff --quiet -- host/module/$$m.wasm.zst host/module/$$m.wasm.sha256 || { \
+	    echo "check-embed: host/module/$$m.wasm.zst differs from the committed one: commit the module built from this tree"; exit 1; }; \
+	  echo "check-embed: the committed $$m module is this tree's build ($$(cat host/module/$$m.wasm.sha256))"; \
+	done
 
-# Two builds from scratch (fresh build cache, another directory) must give
-# the recorded sha256.
-repro: $(WASM)
+# Two builds of each module from scratch (fresh build cache, another
+# directory) must give the recorded sha256.
+repro: $(WASM) $(WASM_FULL)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	cp -r wasm wire go.mod go.sum $$tmp/; \
-	(cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod && \
-	 GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/second.wasm ./wasm/module); \
-	second=$$(sha256sum $$tmp/second.wasm | cut -d' ' -f1); \
-	if [ "$$second" != "$$(cat $(WASM).sha256)" ]; then echo "repro: MISMATCH $$second != $$(cat $(WASM).sha256)"; exit 1; fi; \
-	echo "repro: second clean build has the same sha256 $$second"
+	for m in celwasm celwasm-full; do \
+	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod && \
+	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.wasm ./wasm/module/$$m); \
+	  second=$$(sha256sum $$tmp/$$m.wasm | cut -d' ' -f1); \
+	  if [ "$$second" != "$$(cat $(BUILD)/$$m.wasm.sha256)" ]; then echo "repro: $$m MISMATCH $$second != $$(cat $(BUILD)/$$m.wasm.sha256)"; exit 1; fi; \
+	  echo "repro: a second clean build of $$m has the same sha256 $$second"; \
+	done
 
 # The cel-spec and Kubernetes corpus through native, wazero and wasmtime-go,
 # compared with the expectations and each other; the table in docs/conformance.md.
@@ -130,10 +142,10 @@ extism:
 test-extism:
 	$(MAKE) -C wasm/extism test
 
-test-js: $(EMBED)
+test-js: $(EMBED) $(EMBED_FULL)
 	$(MAKE) -C sdk-js test
 
-test-python: $(EMBED) $(CLI)
+test-python: $(EMBED) $(EMBED_FULL) $(CLI)
 	$(MAKE) -C sdk-python test
 
 # The batch stages (wasm/stagebench) as a WASI command, timed natively and
@@ -155,13 +167,13 @@ export BENCH_QUICK
 bench: bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
 	$(MAKE) bench-doc
 
-bench-go: $(EMBED) $(CLI) $(STAGEBENCH) proxywasm-module
+bench-go: $(EMBED) $(EMBED_FULL) $(CLI) $(STAGEBENCH) proxywasm-module
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
-bench-crd: $(EMBED)
+bench-crd: $(EMBED) $(EMBED_FULL)
 	$(GO) run ./cmd/celwasm-crd-bench $(BENCH_SHORT) -o $(BUILD)/bench
 bench-js:
 	$(MAKE) -C sdk-js bench
-bench-python: $(EMBED) $(CLI)
+bench-python: $(EMBED) $(EMBED_FULL) $(CLI)
 	$(MAKE) -C sdk-python bench
 bench-proxywasm:
 	$(MAKE) -C wasm/proxywasm bench
@@ -171,7 +183,7 @@ bench-extism:
 # The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
 # dist/celwasm-<version>-py3-none-any.whl and dist/celwasm-<version>.tar.gz (sdist).
 VERSION_NUMBER := $(shell cat VERSION)
-dist: check-version $(EMBED)
+dist: check-version $(EMBED) $(EMBED_FULL)
 	@mkdir -p dist
 	rm -f dist/celwasm-$(VERSION_NUMBER)*
 	$(MAKE) -C sdk-js build

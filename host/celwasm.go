@@ -13,6 +13,12 @@
 //	res, err := prg.Eval(ctx, []byte(`{"self":{"replicas":3,"maxReplicas":5}}`))
 //	fmt.Println(string(res.JSON), res.Cost) // true 5
 //
+// Two modules (RATIONALE.md, "Two modules"): a Runtime loads the expression
+// module (compile, eval, batches, CEL filters, when); the first request it
+// cannot serve — CRD validation or cost, a filter reading Knative's attrs or
+// cesql — loads the module that serves everything (celwasm-full) into a
+// second pool, with the same options and compile cache.
+//
 // A Runtime is safe for concurrent use: it keeps a pool of instances, each
 // single threaded; a Program compiled once is compiled again lazily in every
 // instance that evaluates it. A call whose context is canceled or whose
@@ -57,8 +63,11 @@ type options struct {
 	factory     EngineFactory
 	engineName  string
 	wasm        []byte
+	fullWasm    []byte
 	stderr      *os.File
 	gcPercent   int
+	beforeLoad  func(module, cacheDir string)
+	full        bool // this Runtime runs celwasm-full (no further module)
 }
 
 // Option configures a Runtime.
@@ -81,8 +90,23 @@ func WithEngine(name string, f EngineFactory) Option {
 	return func(o *options) { o.factory, o.engineName = f, name }
 }
 
-// WithModule runs the given module bytes instead of the embedded one.
+// WithModule runs the given module bytes instead of the embedded expression
+// module.
 func WithModule(wasm []byte) Option { return func(o *options) { o.wasm = wasm } }
+
+// WithFullModule runs the given module bytes instead of the embedded
+// celwasm-full, the module loaded for requests the first one answers with
+// code "needs_module".
+func WithFullModule(wasm []byte) Option { return func(o *options) { o.fullWasm = wasm } }
+
+// WithBeforeLoad calls f before a module is compiled (or read back from the
+// compile cache): module is its name ("celwasm", "celwasm-full"), cacheDir
+// its compile cache directory ("" without one). An empty or missing
+// cacheDir means a first run that compiles for 15-60 s; the CLI prints its
+// progress line from here.
+func WithBeforeLoad(f func(module, cacheDir string)) Option {
+	return func(o *options) { o.beforeLoad = f }
+}
 
 // WithGuestGC sets the garbage collection target of the Go runtime inside
 // each instance (GOGC, default 100). A higher value trades memory for fewer
@@ -97,6 +121,7 @@ func WithGuestStderr(f *os.File) Option { return func(o *options) { o.stderr = f
 
 // Runtime is a loaded celwasm module with a pool of instances.
 type Runtime struct {
+	sha    string // the module's sha256, hex
 	engine Engine
 	opts   options
 
@@ -108,6 +133,9 @@ type Runtime struct {
 	closed bool
 
 	nextProgram atomic.Uint64
+
+	fullMu sync.Mutex
+	fullRT *Runtime // celwasm-full, loaded on first need
 }
 
 // New compiles the module (from the cache when possible) and creates the
@@ -120,8 +148,18 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	if o.instances < 1 {
 		o.instances = 1
 	}
-	if o.wasm == nil {
-		o.wasm = module.Bytes()
+	name, sha := module.Expr.Name, ""
+	if o.full {
+		name = module.Full.Name
+		o.wasm = o.fullWasm
+		if o.wasm == nil {
+			o.wasm, sha = module.Full.Bytes(), module.Full.SHA256()
+		}
+	} else if o.wasm == nil {
+		o.wasm, sha = module.Expr.Bytes(), module.Expr.SHA256()
+	}
+	if sha == "" {
+		sha = sum256(o.wasm)
 	}
 	cacheDir := ""
 	if o.cacheDir != nil {
@@ -130,13 +168,17 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 		cacheDir = filepath.Join(d, "celwasm", o.engineName)
 	}
 	if cacheDir != "" {
-		cacheDir = ModuleCacheDir(cacheDir, moduleSHA256(o.wasm))
+		cacheDir = ModuleCacheDir(cacheDir, sha)
+	}
+	if o.beforeLoad != nil {
+		o.beforeLoad(name, cacheDir)
 	}
 	eng, err := o.factory(ctx, o.wasm, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
 	if err != nil {
 		return nil, &Error{Code: CodeTrap, Message: "load module: " + err.Error(), Err: err}
 	}
 	r := &Runtime{
+		sha:    sha,
 		engine: eng,
 		opts:   o,
 		idle:   make(chan *instance, o.instances),
@@ -175,6 +217,39 @@ func (r *Runtime) MemoryBytes() uint64 {
 	return n
 }
 
+// full returns the Runtime of celwasm-full, loading it on first use; a
+// Runtime that runs celwasm-full returns itself.
+func (r *Runtime) fullRuntime(ctx context.Context) (*Runtime, error) {
+	if r.opts.full {
+		return r, nil
+	}
+	r.fullMu.Lock()
+	defer r.fullMu.Unlock()
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
+	}
+	if r.fullRT == nil {
+		o := r.opts
+		o.full = true
+		full, err := New(ctx, func(dst *options) { *dst = o })
+		if err != nil {
+			return nil, err
+		}
+		r.fullRT = full
+	}
+	return r.fullRT, nil
+}
+
+// FullLoaded reports whether celwasm-full has been loaded.
+func (r *Runtime) FullLoaded() bool {
+	r.fullMu.Lock()
+	defer r.fullMu.Unlock()
+	return r.fullRT != nil || r.opts.full
+}
+
 // Engine returns the name of the WebAssembly runtime in use.
 func (r *Runtime) Engine() string { return r.engine.Name() }
 
@@ -188,6 +263,11 @@ func (r *Runtime) Close(ctx context.Context) error {
 	}
 	r.closed = true
 	r.mu.Unlock()
+	r.fullMu.Lock()
+	if r.fullRT != nil {
+		r.fullRT.Close(ctx)
+	}
+	r.fullMu.Unlock()
 	for {
 		select {
 		case in := <-r.idle:
@@ -432,6 +512,9 @@ type VersionInfo struct {
 	wire.VersionInfo
 	// ModuleSHA256 is the hex sha256 of the module bytes in use.
 	ModuleSHA256 string `json:"moduleSha256"`
+	// Modules describes both modules: the expression module, then
+	// celwasm-full (loaded or not).
+	Modules []ModuleInfo `json:"modules"`
 	// Engine is the WebAssembly runtime.
 	Engine string `json:"engine"`
 }
@@ -456,15 +539,36 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	if err := json.Unmarshal(mem[ptr:ptr+size], &v); err != nil {
 		return nil, &Error{Code: CodeInternal, Message: "version: " + err.Error()}
 	}
-	v.ModuleSHA256 = moduleSHA256(r.opts.wasm)
+	v.ModuleSHA256 = r.sha
 	v.Engine = r.engine.Name()
+	v.Modules = []ModuleInfo{{Name: module.Expr.Name, Size: len(r.opts.wasm), SHA256: r.sha, Loaded: true}}
+	full := ModuleInfo{Name: module.Full.Name}
+	r.fullMu.Lock()
+	if r.fullRT != nil {
+		full.Size, full.SHA256, full.Loaded = len(r.fullRT.opts.wasm), r.fullRT.sha, true
+	} else if r.opts.fullWasm != nil {
+		full.Size, full.SHA256 = len(r.opts.fullWasm), sum256(r.opts.fullWasm)
+	} else {
+		full.Size, full.SHA256 = len(module.Full.Bytes()), module.Full.SHA256()
+	}
+	r.fullMu.Unlock()
+	v.Modules = append(v.Modules, full)
 	return &v, nil
 }
 
-func moduleSHA256(wasm []byte) string {
-	if len(wasm) == len(module.Bytes()) && (len(wasm) == 0 || &wasm[0] == &module.Bytes()[0]) {
-		return module.SHA256()
-	}
+// ModuleInfo describes one module.
+type ModuleInfo struct {
+	// Name is "celwasm" (expressions) or "celwasm-full" (every request).
+	Name string `json:"name"`
+	// Size is the module's size in bytes, uncompressed.
+	Size int `json:"size"`
+	// SHA256 is the hex sha256 of the module's bytes.
+	SHA256 string `json:"sha256"`
+	// Loaded reports whether this Runtime has loaded the module.
+	Loaded bool `json:"loaded"`
+}
+
+func sum256(wasm []byte) string {
 	sum := sha256.Sum256(wasm)
 	return hex.EncodeToString(sum[:])
 }
@@ -481,8 +585,11 @@ func DefaultCacheDir(engine string) string {
 
 // ModuleCacheDir returns base/<first 16 hex digits of the module's sha256>
 // and removes the cache directories of other modules under base that were
-// last used more than an hour ago (each holds 100+ MB of compiled code).
-func ModuleCacheDir(base, sha string) string { return cachedir.ForModule(base, sha) }
+// last used more than an hour ago (each holds 100+ MB of compiled code);
+// the embedded modules' directories stay.
+func ModuleCacheDir(base, sha string) string {
+	return cachedir.ForModule(base, sha, module.Expr.SHA256(), module.Full.SHA256())
+}
 
 // tail keeps the last bytes a guest wrote to stderr, for trap messages.
 type tail struct {

@@ -206,8 +206,13 @@ func (c *CRD) Cost(ctx context.Context, version string) (*CRDCostReport, error) 
 	return &out, nil
 }
 
-// callOnce sends one request to an export on an instance from the pool.
+// callOnce sends one request to an export on an instance from the pool of
+// celwasm-full (the CRD exports need it; it is loaded on first use).
 func (r *Runtime) callOnce(ctx context.Context, fn Export, req []byte) ([]byte, error) {
+	r, err := r.fullRuntime(ctx)
+	if err != nil {
+		return nil, err
+	}
 	in, err := r.acquire(ctx)
 	if err != nil {
 		return nil, err

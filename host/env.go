@@ -141,7 +141,21 @@ func (e *Env) compile(ctx context.Context, request any, expr string) (*Program, 
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArgument, Message: err.Error()}
 	}
-	r := e.rt
+	p, err := compileIn(ctx, e.rt, req, expr)
+	if ce, ok := err.(*Error); ok && ce.Code == CodeNeedsModule && !e.rt.opts.full {
+		// A filter reading Knative's attrs or cesql: compiled, and then
+		// evaluated, in celwasm-full.
+		full, ferr := e.rt.fullRuntime(ctx)
+		if ferr != nil {
+			return nil, ferr
+		}
+		return compileIn(ctx, full, req, expr)
+	}
+	return p, err
+}
+
+// compileIn compiles a compile request in r's module.
+func compileIn(ctx context.Context, r *Runtime, req []byte, expr string) (*Program, error) {
 	in, err := r.acquire(ctx)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ const (
 	CodeEval              = wire.CodeEval              // evaluation produced a CEL error
 	CodeCostLimit         = wire.CodeCostLimit         // evaluation passed its cost limit
 	CodeInternal          = wire.CodeInternal          // a bug in the module (recovered)
+	CodeNeedsModule       = wire.CodeNeedsModule       // the module does not serve the request (Error.Module does)
 
 	CodeTrap             = "trap"              // the instance trapped or exited; it was replaced
 	CodeCanceled         = wire.CodeCanceled   // the context was canceled; the instance was replaced
@@ -34,6 +35,10 @@ type Error struct {
 	Issues  []Issue `json:"issues,omitempty"`
 	// Cost is the actual cost spent before an evaluation failed, in cost units.
 	Cost *uint64 `json:"cost,omitempty"`
+	// Module names the module that serves the request (code needs_module;
+	// a Runtime routes such requests itself, so callers see it only from a
+	// module given with WithFullModule that lacks what the request needs).
+	Module string `json:"module,omitempty"`
 	// Err is the underlying cause for host-side errors (context, trap).
 	Err error `json:"-"`
 }

@@ -22,7 +22,7 @@ var sdkShapes = []struct {
 }{
 	{goType: reflect.TypeOf(Issue{}), ts: "Issue", py: "Issue"},
 	{goType: reflect.TypeOf(CostEstimate{}), ts: "CostEstimate", py: "CostEstimate"},
-	{goType: reflect.TypeOf(VersionInfo{}), ts: "VersionInfo", py: "VersionInfo", pyExtra: []string{"moduleSha256", "engine"}},
+	{goType: reflect.TypeOf(VersionInfo{}), ts: "VersionInfo", py: "VersionInfo", pyExtra: []string{"moduleSha256", "engine", "modules"}},
 	{goType: reflect.TypeOf(CRDInfo{}), ts: "CRDInfo", py: "CRDInfo"},
 	{goType: reflect.TypeOf(RuleRef{}), ts: "RuleRef", py: "RuleRef"},
 	{goType: reflect.TypeOf(FieldError{}), ts: "FieldError", py: "FieldError"},

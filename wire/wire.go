@@ -50,6 +50,19 @@ const (
 	// CodeInvalidObject: an object is not a JSON object, its metadata cannot
 	// be decoded, or its apiVersion/kind name no served version of the CRD.
 	CodeInvalidObject = "invalid_object"
+	// CodeNeedsModule: this module does not link what the request needs;
+	// Error.Module names the module that serves it (hosts load that module
+	// and send the request there).
+	CodeNeedsModule = "needs_module"
+)
+
+// The modules (RATIONALE.md, "Two modules"): ModuleExpr evaluates
+// expressions (compile, eval, eval_batch, the filter and when dialects but
+// CESQL); ModuleFull serves every request, including CRD validate and cost
+// and cesql filters, which need dependencies other than CEL.
+const (
+	ModuleExpr = "celwasm"
+	ModuleFull = "celwasm-full"
 )
 
 // Error is the error object of every failed call: {"error": {...}}.
@@ -59,6 +72,8 @@ type Error struct {
 	Issues  []Issue `json:"issues,omitempty"`
 	// Cost is the actual cost spent before an evaluation failed, in cost units.
 	Cost *uint64 `json:"cost,omitempty"`
+	// Module names the module that serves the request (code needs_module).
+	Module string `json:"module,omitempty"`
 }
 
 // Issue is one compile problem. Line and Column are 1-based (Column counts

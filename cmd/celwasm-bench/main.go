@@ -37,12 +37,13 @@ import (
 	"github.com/google/cel-go/cel"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/celwasm/celwasm/internal/benchdoc"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
+	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect, as celwasm-full
 	"github.com/celwasm/celwasm/wire"
 )
 
@@ -212,7 +213,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "celwasm-bench: %s (%.0f s in)\n", name, time.Since(began).Seconds())
 	}
 	s := benchdoc.New("go", "Go host (wazero, wasmtime-go) against native cel-go", "make bench-go")
-	s.Contextf("%s; celwasm module sha256 %s (%d bytes).", runtime.Version(), module.SHA256(), len(module.Bytes()))
+	s.Contextf("%s; celwasm module sha256 %s (%d bytes); celwasm-full sha256 %s (%d bytes), loaded only by the cold-start rows that name it.", runtime.Version(), module.SHA256(), len(module.Bytes()), module.Full.SHA256(), len(module.Full.Bytes()))
 	s.Contextf("Paths, each end to end (JSON in → JSON out): *native cel-go* is cel-go with the same Kubernetes environment, the activation decoded with encoding/json and the result marshalled with encoding/json; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
 	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark). Allocations per call: heap allocations of this Go process (testing.Benchmark's count) on the native paths; the engine's are those of the code the module runs, which the WebAssembly paths cannot count from the host.", *rounds, flag.Lookup("test.benchtime").Value)
 	if *short {
@@ -308,24 +309,32 @@ func main() {
 	phase("cold start")
 
 	// Cold start: medians of fresh runtimes in this process.
-	var wzCold, wtCold [][5]time.Duration
+	// The expression module (what a Runtime loads) side by side with
+	// celwasm-full, which is the one module of before the split.
+	var wzCold, wtCold, wzFull, wtFull [][5]time.Duration
+	full := module.Full.Bytes()
 	for i := 0; i < coldRuns; i++ {
-		wzCold = append(wzCold, coldStart(ctx, nil))
-		wtCold = append(wtCold, coldStart(ctx, []celwasm.Option{wasmtime.Option()}))
+		wzCold = append(wzCold, coldStart(ctx, nil, module.Bytes()))
+		wtCold = append(wtCold, coldStart(ctx, []celwasm.Option{wasmtime.Option()}, module.Bytes()))
+		wzFull = append(wzFull, coldStart(ctx, nil, full))
+		wtFull = append(wtFull, coldStart(ctx, []celwasm.Option{wasmtime.Option()}, full))
 	}
-	cold := s.AddTable(fmt.Sprintf("Cold start in a running process, compile cache warm (median of %d)", coldRuns), "step", "wazero ms", "wasmtime-go ms")
+	cold := s.AddTable(fmt.Sprintf("Cold start in a running process, compile cache warm (median of %d): the expression module, and celwasm-full (the one module before the split)", coldRuns),
+		"step", "wazero ms", "wasmtime-go ms", "wazero, celwasm-full ms", "wasmtime-go, celwasm-full ms")
 	for i, step := range []struct{ name, metric string }{
 		{"load module (compile cache warm)", "load"}, {"first instance (instantiate + _initialize)", "instance"},
 		{"first compile (environment construction)", "compile"}, {"first eval", "eval"}, {"total to first result", "first_result"}} {
-		z, t := medianAt(wzCold, i), medianAt(wtCold, i)
-		cold.Row(step.name, msf(z), msf(t))
+		z, t, fz, ft := medianAt(wzCold, i), medianAt(wtCold, i), medianAt(wzFull, i), medianAt(wtFull, i)
+		cold.Row(step.name, msf(z), msf(t), msf(fz), msf(ft))
 		s.Metrics["go.cold.wazero."+step.metric+"_ms"] = msf(z)
 		s.Metrics["go.cold.wasmtime."+step.metric+"_ms"] = msf(t)
+		s.Metrics["go.cold.full.wazero."+step.metric+"_ms"] = msf(fz)
+		s.Metrics["go.cold.full.wasmtime."+step.metric+"_ms"] = msf(ft)
 	}
 	if cli := os.Getenv("CELWASM_CLI"); cli != "" {
 		phase("CLI")
 		z, t := execTime(cli, "wazero", "", coldRuns+2), execTime(cli, "wasmtime", "", coldRuns+2)
-		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t))
+		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t), nil, nil)
 		s.Metrics["go.cli.wazero_ms"] = msf(z)
 		s.Metrics["go.cli.wasmtime_ms"] = msf(t)
 		// Nothing cached: an empty cache directory, the CLI's default
@@ -344,7 +353,7 @@ func main() {
 		name string
 		raw  []byte
 	}
-	mods := []mod{{"celwasm", module.Bytes()}}
+	mods := []mod{{"celwasm", module.Bytes()}, {"celwasm-full", module.Full.Bytes()}}
 	for _, f := range sizes {
 		b, err := os.ReadFile(f)
 		check(err)
@@ -589,11 +598,12 @@ func batchSection(ctx context.Context, s *benchdoc.Section, wz, wt *celwasm.Runt
 	}
 }
 
-// coldStart measures a fresh Runtime from module load to the first result.
-func coldStart(ctx context.Context, opts []celwasm.Option) [5]time.Duration {
+// coldStart measures a fresh Runtime of the given module from module load
+// to the first result.
+func coldStart(ctx context.Context, opts []celwasm.Option, wasm []byte) [5]time.Duration {
 	var d [5]time.Duration
 	t0 := time.Now()
-	rt, err := celwasm.New(ctx, append([]celwasm.Option{celwasm.WithInstances(1)}, opts...)...)
+	rt, err := celwasm.New(ctx, append([]celwasm.Option{celwasm.WithInstances(1), celwasm.WithModule(wasm)}, opts...)...)
 	check(err)
 	d[1] = time.Since(t0) // New = load + first instance; split below
 	defer rt.Close(ctx)
@@ -608,7 +618,7 @@ func coldStart(ctx context.Context, opts []celwasm.Option) [5]time.Duration {
 	d[4] = time.Since(t0)
 	// Separate module load from instantiation with a second runtime's timings.
 	t3 := time.Now()
-	eng, err := engineFactory(opts)(ctx, module.Bytes(), celwasm.EngineConfig{CacheDir: cacheDir(opts), MemoryLimitBytes: celwasm.DefaultMemoryLimit})
+	eng, err := engineFactory(opts)(ctx, wasm, celwasm.EngineConfig{CacheDir: cacheDir(opts, wasm), MemoryLimitBytes: celwasm.DefaultMemoryLimit})
 	check(err)
 	d[0] = time.Since(t3)
 	eng.Close(ctx)
@@ -626,11 +636,20 @@ func engineFactory(opts []celwasm.Option) celwasm.EngineFactory {
 	return celwasm.NewWazeroEngine
 }
 
-func cacheDir(opts []celwasm.Option) string {
+// cacheDir is the Go host's compile cache of the module (default: the
+// expression module).
+func cacheDir(opts []celwasm.Option, wasm ...[]byte) string {
+	name := "wazero"
 	if len(opts) > 0 {
-		return celwasm.DefaultCacheDir("wasmtime")
+		name = "wasmtime"
 	}
-	return celwasm.DefaultCacheDir("wazero")
+	if len(wasm) == 0 {
+		return celwasm.DefaultCacheDir(name)
+	}
+	d, err := os.UserCacheDir()
+	check(err)
+	sum := sha256.Sum256(wasm[0])
+	return celwasm.ModuleCacheDir(filepath.Join(d, "celwasm", name), hex.EncodeToString(sum[:]))
 }
 
 // execTime runs the CLI's `eval -e true` runs times and returns the median

@@ -203,7 +203,9 @@ func checkEngine(stderr io.Writer, cmd, engine string) bool {
 }
 
 func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm.Runtime, error) {
-	opts := []celwasm.Option{celwasm.WithInstances(1)}
+	opts := []celwasm.Option{celwasm.WithInstances(1), celwasm.WithBeforeLoad(func(module, cacheDir string) {
+		compileNotice(stderr, module, cacheDir)
+	})}
 	switch engine {
 	case "wazero":
 	case "wasmtime":
@@ -211,29 +213,33 @@ func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm
 	default:
 		return nil, fmt.Errorf("--engine must be wazero or wasmtime")
 	}
-	compileNotice(stderr, celwasm.DefaultCacheDir(engine))
 	return celwasm.New(ctx, opts...)
 }
 
-// compileNotice prints one line before a run that must compile the module
-// (15–60 s): the module's cache directory is missing or empty.
-func compileNotice(stderr io.Writer, cacheDir string) {
+// compileNotice prints one line before a module must be compiled (15–60 s):
+// its cache directory is missing or empty. celwasm-full is loaded, and
+// announced, only when a command needs it.
+func compileNotice(stderr io.Writer, module, cacheDir string) {
 	if cacheDir == "" {
-		fmt.Fprintln(stderr, compileLine(""))
+		fmt.Fprintln(stderr, compileLine(module, ""))
 		return
 	}
 	if entries, err := os.ReadDir(cacheDir); err != nil || len(entries) == 0 {
-		fmt.Fprintln(stderr, compileLine(cacheDir))
+		fmt.Fprintln(stderr, compileLine(module, cacheDir))
 	}
 }
 
 // compileLine is the progress line of a first run; python -m celwasm prints
 // the same (with its own cache directory).
-func compileLine(cacheDir string) string {
-	if cacheDir == "" {
-		return "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)"
+func compileLine(module, cacheDir string) string {
+	what := "the WebAssembly module"
+	if module != "celwasm" {
+		what += " " + module
 	}
-	return "celwasm: compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in " + cacheDir
+	if cacheDir == "" {
+		return "celwasm: compiling " + what + " for this machine (15-60 s; no cache directory, so every run compiles)"
+	}
+	return "celwasm: compiling " + what + " for this machine, once (15-60 s); the compiled code is cached in " + cacheDir
 }
 
 type multiFlag []string
@@ -278,7 +284,9 @@ func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return report(stderr, err)
 	}
 	fmt.Fprintf(stdout, "celwasm %s (ABI %d)\n", v.Module, v.ABI)
-	fmt.Fprintf(stdout, "module sha256 %s\n", v.ModuleSHA256)
+	for _, m := range v.Modules {
+		fmt.Fprintf(stdout, "module %s: %d bytes, sha256 %s\n", m.Name, m.Size, m.SHA256)
+	}
 	fmt.Fprintf(stdout, "cel-go %s, k8s.io/apiserver %s, %s\n", v.CELGo, v.Kubernetes, v.Go)
 	fmt.Fprintf(stdout, "compatibility versions %s (default %s)\n", strings.Join(v.CompatibilityVersions, ", "), v.DefaultCompatibilityVersion)
 	fmt.Fprintf(stdout, "extensions %s\n", strings.Join(v.Extensions, ", "))

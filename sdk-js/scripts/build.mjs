@@ -1,5 +1,6 @@
 // Builds dist/: TypeScript → ESM + .d.ts, the browser worker bundled into one self-contained file,
-// and the module copied from ../build/celwasm.wasm (made by `make wasm` at the repository root).
+// and the modules copied from ../build/celwasm.wasm and ../build/celwasm-full.wasm (made by
+// `make wasm` at the repository root).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,10 +10,13 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const wasm = process.env.CELWASM_WASM ?? join(root, '..', 'build', 'celwasm.wasm');
+const fullWasm = process.env.CELWASM_FULL_WASM ?? join(root, '..', 'build', 'celwasm-full.wasm');
 
-if (!existsSync(wasm)) {
-  console.error(`build: ${wasm} is missing; run "make wasm" at the repository root first`);
-  process.exit(1);
+for (const w of [wasm, fullWasm]) {
+  if (!existsSync(w)) {
+    console.error(`build: ${w} is missing; run "make wasm" at the repository root first`);
+    process.exit(1);
+  }
 }
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
@@ -33,4 +37,5 @@ rmSync(join(dist, 'worker-browser.d.ts'));
 
 mkdirSync(dist, { recursive: true });
 copyFileSync(wasm, join(dist, 'celwasm.wasm'));
-console.log(`build: dist/ ready (celwasm.wasm ${statSync(join(dist, 'celwasm.wasm')).size} bytes)`);
+copyFileSync(fullWasm, join(dist, 'celwasm-full.wasm'));
+console.log(`build: dist/ ready (celwasm.wasm ${statSync(join(dist, 'celwasm.wasm')).size} bytes, celwasm-full.wasm ${statSync(join(dist, 'celwasm-full.wasm')).size} bytes)`);

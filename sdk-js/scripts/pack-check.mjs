@@ -20,13 +20,15 @@ try {
   const [info] = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   const files = info.files.map((f) => f.path).sort();
   const allowed = (p) =>
-    p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p === 'dist/celwasm.wasm' || /^dist\/[\w-]+\.(js|d\.ts)$/.test(p);
+    p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p === 'dist/celwasm.wasm' || p === 'dist/celwasm-full.wasm' || /^dist\/[\w-]+\.(js|d\.ts)$/.test(p);
   for (const f of files) if (!allowed(f)) fail(`unexpected file in the tarball: ${f}`);
-  const need = ['package.json', 'README.md', 'LICENSE', 'dist/celwasm.wasm', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/worker.js', 'dist/worker-node.js'];
+  const need = ['package.json', 'README.md', 'LICENSE', 'dist/celwasm.wasm', 'dist/celwasm-full.wasm', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/worker.js', 'dist/worker-node.js'];
   for (const f of need) if (!files.includes(f)) fail(`missing from the tarball: ${f}`);
-  const wasm = info.files.find((f) => f.path === 'dist/celwasm.wasm');
-  const built = statSync(join(root, 'dist', 'celwasm.wasm')).size;
-  if (wasm && (wasm.size !== built || built < 10e6)) fail(`dist/celwasm.wasm in the tarball is ${wasm?.size} bytes (built: ${built})`);
+  for (const name of ['celwasm.wasm', 'celwasm-full.wasm']) {
+    const wasm = info.files.find((f) => f.path === 'dist/' + name);
+    const built = statSync(join(root, 'dist', name)).size;
+    if (wasm && (wasm.size !== built || built < 10e6)) fail(`dist/${name} in the tarball is ${wasm?.size} bytes (built: ${built})`);
+  }
   console.log(`pack-check: ${info.filename}: ${files.length} files, ${(info.size / 1e6).toFixed(1)} MB packed, ${(info.unpackedSize / 1e6).toFixed(1)} MB unpacked`);
   console.log('pack-check: ' + files.join(' '));
 

@@ -13,7 +13,8 @@ function base(): string {
 
 setPlatform({
   name: 'browser',
-  defaultWasm: () => new URL('./celwasm.wasm', import.meta.url),
+  defaultWasm: (name = 'celwasm') =>
+    name === 'celwasm-full' ? new URL('./celwasm-full.wasm', import.meta.url) : new URL('./celwasm.wasm', import.meta.url),
   resolve: (location) => new URL(location, base()),
   compileUrl: async (url) => compileResponse(await fetch(url)),
   spawnWorker: (): WorkerPort => {

@@ -182,6 +182,11 @@ export class Core {
     return new Core(module, opts, await ModuleInstance.create(module, opts));
   }
 
+  /** As `create`, synchronously (celwasm-full loaded in the middle of a synchronous call). */
+  static createSync(module: WebAssembly.Module, opts: InstanceOptions = {}): Core {
+    return new Core(module, opts, ModuleInstance.createSync(module, opts));
+  }
+
   /** The live instance, replaced synchronously when the last one failed. */
   private instance(): ModuleInstance {
     if (this.closed) throw new CelError('closed', 'runtime is closed');

@@ -30,6 +30,10 @@ export type ModuleErrorCode =
   /** CRD validation, per object: not a JSON object, no apiVersion/kind, not of the CRD's group
    * and kind, a version that is not served, metadata that does not decode. */
   | 'invalid_object'
+  /** The module does not serve the request; `module` names the one that does (`celwasm-full`:
+   * CRD validation and cost, filters reading Knative's `attrs` or `cesql`). A Runtime loads it
+   * itself, except on a browser main thread before `await runtime.loadFull()`. */
+  | 'needs_module'
   | 'internal';
 
 /** Error codes added by the JavaScript host for failures outside the module. */
@@ -75,12 +79,15 @@ export class CelError extends Error {
   /** For evaluation failures (`eval_error`, `cost_limit_exceeded`, `canceled`): the actual cost
    * spent before evaluation stopped, in cost units. */
   declare readonly cost?: number;
+  /** For `needs_module`: the module that serves the request. */
+  declare readonly module?: string;
 
-  constructor(code: ErrorCode, message: string, options?: { cost?: number; cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { cost?: number; cause?: unknown; module?: string }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'CelError';
     this.code = code;
     if (options?.cost !== undefined) this.cost = options.cost;
+    if (options?.module !== undefined) this.module = options.module;
   }
 }
 
@@ -129,7 +136,7 @@ export class InvalidCRDError extends CelError {
 }
 
 /** Builds the typed error for a module error object (`{"code","message","issues"?,"cost"?}`). */
-export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown; fieldErrors?: unknown }): CelError {
+export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown; fieldErrors?: unknown; module?: unknown }): CelError {
   const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'internal';
   const message = typeof e.message === 'string' ? e.message : 'unknown error';
   const cost = typeof e.cost === 'number' ? e.cost : undefined;
@@ -141,6 +148,7 @@ export function errorFromModule(e: { code?: unknown; message?: unknown; issues?:
   if (code === 'eval_error' || code === 'cost_limit_exceeded' || (code === 'canceled' && cost !== undefined)) {
     return new EvalError(code, message, cost);
   }
+  if (code === 'needs_module' && typeof e.module === 'string') return new CelError(code, message, { module: e.module });
   return new CelError(code, message, cost === undefined ? undefined : { cost });
 }
 
@@ -151,6 +159,7 @@ export interface SerializedError {
   issues?: Issue[];
   cost?: number;
   fieldErrors?: FieldError[];
+  module?: string;
 }
 
 export function serializeError(err: unknown): SerializedError {
@@ -159,6 +168,7 @@ export function serializeError(err: unknown): SerializedError {
     if (err instanceof CompileError) out.issues = [...err.issues];
     if (err instanceof InvalidCRDError) out.fieldErrors = [...err.fieldErrors];
     if (err.cost !== undefined) out.cost = err.cost;
+    if (err.module !== undefined) out.module = err.module;
     return out;
   }
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };

@@ -3,6 +3,7 @@
  * next to this file; the Worker runtime uses `worker_threads`.
  */
 
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -10,7 +11,9 @@ import { compileResponse, setPlatform, type WorkerPort } from './platform.js';
 
 setPlatform({
   name: 'node',
-  defaultWasm: () => new URL('./celwasm.wasm', import.meta.url),
+  defaultWasm: (name = 'celwasm') =>
+    name === 'celwasm-full' ? new URL('./celwasm-full.wasm', import.meta.url) : new URL('./celwasm.wasm', import.meta.url),
+  readSync: (url) => readFileSync(url),
   resolve: (location) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(location) || location.startsWith('file:') ? new URL(location) : pathToFileURL(location)),
   compileUrl: async (url) => {
     if (url.protocol === 'file:') return WebAssembly.compile(await readFile(url));

@@ -29,8 +29,10 @@ export interface WorkerPort {
 
 export interface Platform {
   name: 'node' | 'browser';
-  /** The module next to the package's JavaScript. */
-  defaultWasm(): URL;
+  /** The module next to the package's JavaScript ('celwasm' or 'celwasm-full'). */
+  defaultWasm(name?: 'celwasm' | 'celwasm-full'): URL;
+  /** Reads a file: URL synchronously (Node); absent in browsers. */
+  readSync?(url: URL): Uint8Array;
   /** Compiles the module at a URL (file: in Node; fetched with compileStreaming in browsers). */
   compileUrl(url: URL): Promise<WebAssembly.Module>;
   /** Resolves a string location (a path in Node; a URL relative to the page in browsers). */
@@ -71,6 +73,36 @@ export async function compileModule(source: WasmSource | undefined): Promise<Web
     throw new CelError('load_failed', 'load celwasm module: ' + String((e as Error)?.message ?? e), { cause: e });
   }
   throw new CelError('invalid_argument', 'wasm: expected a URL, path, bytes, Response or WebAssembly.Module');
+}
+
+/**
+ * Compiles a module synchronously, for celwasm-full loaded in the middle of a synchronous call:
+ * from bytes, a compiled module, or (Node) a file. Anything else — a URL to fetch, a Response,
+ * a promise — and a browser main thread, which refuses to compile modules over 8 MB
+ * synchronously, throw `needs_module`: `await runtime.loadFull()` first.
+ */
+export function compileModuleSync(source: WasmSource | undefined, name: 'celwasm-full'): WebAssembly.Module {
+  const p = getPlatform();
+  let src: unknown = source ?? p.defaultWasm(name);
+  const later = () =>
+    new CelError('needs_module', `this request needs the module ${name}, which is not loaded: await runtime.loadFull() first`, { module: name });
+  try {
+    if (src instanceof WebAssembly.Module) return src;
+    if (typeof src === 'string') src = p.resolve(src);
+    if (src instanceof URL) {
+      if (src.protocol !== 'file:' || !p.readSync) throw later();
+      src = p.readSync(src);
+    }
+    if (src instanceof ArrayBuffer) return new WebAssembly.Module(src);
+    if (ArrayBuffer.isView(src)) {
+      return new WebAssembly.Module(new Uint8Array(src.buffer, src.byteOffset, src.byteLength) as Uint8Array<ArrayBuffer>);
+    }
+  } catch (e) {
+    if (e instanceof CelError) throw e;
+    if (e instanceof RangeError) throw later(); // a browser main thread: too large to compile synchronously
+    throw new CelError('load_failed', `load ${name} module: ` + String((e as Error)?.message ?? e), { cause: e });
+  }
+  throw later();
 }
 
 /** Compiles a fetched module: streaming when the server says application/wasm. */

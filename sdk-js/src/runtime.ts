@@ -16,7 +16,7 @@ import {
 } from './env.js';
 import { CelError } from './errors.js';
 import type { InstanceOptions } from './instance.js';
-import { compileModule, type WasmSource } from './platform.js';
+import { compileModule, compileModuleSync, getPlatform, type WasmSource } from './platform.js';
 import { decodeValue, type CelValue, type TypeHint } from './values.js';
 
 export type { CostEstimate } from './core.js';
@@ -51,6 +51,15 @@ export interface RuntimeOptions extends InstanceOptions {
    * already compiled `WebAssembly.Module` (compile once, share with Workers).
    */
   wasm?: WasmSource;
+  /**
+   * Where celwasm-full is: the module that serves every request, loaded only for those the first
+   * module answers with `needs_module` — CRD validation and cost, filters reading Knative's
+   * `attrs` or `cesql` (RATIONALE.md, "Two modules"). Default: `celwasm-full.wasm` next to the
+   * package's JavaScript. In Node (a file, bytes or a compiled module) it is loaded synchronously
+   * on the first such call; in browsers (fetched) `await runtime.loadFull()` first, or the call
+   * fails with `needs_module`. {@link WorkerRuntime} loads it by itself.
+   */
+  fullWasm?: WasmSource;
 }
 
 /** An evaluation result. */
@@ -112,19 +121,63 @@ export class Runtime {
   /** @internal */
   readonly core: Core;
   private versionCache?: VersionInfo;
+  private full?: Runtime;
+  private fullLoading?: Promise<Runtime>;
 
-  private constructor(core: Core) {
+  private constructor(
+    core: Core,
+    private readonly options: RuntimeOptions,
+    /** @internal true: this Runtime runs celwasm-full. */ readonly isFull: boolean,
+  ) {
     this.core = core;
   }
 
   /**
-   * Loads the module and creates its first instance (Go runtime initialisation: 20–400 ms).
+   * Loads the expression module and creates its first instance (Go runtime initialisation:
+   * 20–400 ms). celwasm-full is loaded later, when a request needs it (see `fullWasm`).
    * @throws {CelError} `load_failed` when the module cannot be fetched, read or compiled.
    */
   static async load(options: RuntimeOptions = {}): Promise<Runtime> {
     const module = await compileModule(options.wasm);
     const core = await Core.create(module, { stderr: options.stderr, memoryLimit: options.memoryLimit });
-    return new Runtime(core);
+    return new Runtime(core, options, false);
+  }
+
+  /**
+   * Loads celwasm-full now (asynchronously: streaming compilation in browsers), so that CRD
+   * validation and Knative's `attrs`/`cesql` filters do not load it in the middle of a call. A
+   * browser main thread must call this before them.
+   * @throws {CelError} `load_failed` when the module cannot be fetched, read or compiled.
+   */
+  async loadFull(): Promise<void> {
+    if (this.isFull || this.full) return;
+    this.fullLoading ??= (async () => {
+      const module = await compileModule(this.options.fullWasm ?? getPlatform().defaultWasm('celwasm-full'));
+      const core = await Core.create(module, { stderr: this.options.stderr, memoryLimit: this.options.memoryLimit });
+      return new Runtime(core, this.options, true);
+    })();
+    try {
+      this.full ??= await this.fullLoading;
+    } finally {
+      this.fullLoading = undefined;
+    }
+  }
+
+  /** Whether celwasm-full is loaded. */
+  get fullLoaded(): boolean {
+    return this.isFull || this.full !== undefined;
+  }
+
+  /** @internal The Runtime of celwasm-full, loaded synchronously on first use when its source
+   * allows (see `fullWasm`). */
+  fullRuntime(): Runtime {
+    if (this.isFull) return this;
+    if (!this.full) {
+      if (this.core.closed) throw new CelError('closed', 'runtime is closed');
+      const module = compileModuleSync(this.options.fullWasm, 'celwasm-full');
+      this.full = new Runtime(Core.createSync(module, { stderr: this.options.stderr, memoryLimit: this.options.memoryLimit }), this.options, true);
+    }
+    return this.full;
   }
 
   /** The compiled module (share it with other runtimes or Workers to skip compilation). */
@@ -204,9 +257,10 @@ export class Runtime {
     return this.core.replacements;
   }
 
-  /** Releases the instance. Later calls fail with code `closed`. */
+  /** Releases the instance (and celwasm-full's). Later calls fail with code `closed`. */
   close(): void {
     this.core.close();
+    this.full?.close();
   }
 }
 
@@ -238,8 +292,21 @@ export class Env {
   compile(expression: string): Program {
     if (typeof expression !== 'string') throw new CelError('invalid_argument', 'expression must be a string');
     const req = compileRequest(expression, this.specJson);
-    const { pid, info } = this.runtime.core.compile(req);
-    return new Program(this, pid, expression, info.outputType, info.costEstimate);
+    return this.compileIn(req, expression);
+  }
+
+  /** Compiles in this runtime's module, or in celwasm-full when the first module answers
+   * `needs_module` (the program then lives, and is evaluated, there). */
+  private compileIn(req: string, expression?: string): Program {
+    try {
+      const { pid, info } = this.runtime.core.compile(req);
+      return new Program(this, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate);
+    } catch (e) {
+      if (!(e instanceof CelError) || e.code !== 'needs_module' || this.runtime.isFull) throw e;
+    }
+    const env = new Env(this.runtime.fullRuntime(), this.spec);
+    const { pid, info } = env.runtime.core.compile(req);
+    return new Program(env, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate);
   }
 
   /**
@@ -261,8 +328,7 @@ export class Env {
    * @throws {CelError} `invalid_argument` (not plain data / not JSON text), `invalid_env`, `trap`.
    */
   compileFilter(filter: CloudEventFilter | string): Program {
-    const { pid, info } = this.runtime.core.compile(filterRequest(filter, this.specJson));
-    return new Program(this, pid, info.expression ?? '', info.outputType, info.costEstimate);
+    return this.compileIn(filterRequest(filter, this.specJson));
   }
 
   /**
@@ -279,8 +345,7 @@ export class Env {
    * @throws {CelError} `invalid_argument`, `invalid_env`, `trap`.
    */
   compileWhen(expressions: readonly string[] | string): Program {
-    const { pid, info } = this.runtime.core.compile(whenRequest(expressions, this.specJson));
-    return new Program(this, pid, info.expression ?? '', info.outputType, info.costEstimate);
+    return this.compileIn(whenRequest(expressions, this.specJson));
   }
 }
 
@@ -437,7 +502,7 @@ export class CRD {
    */
   validate(objects: readonly CRDObject[], options?: ValidateOptions): CRDValidation {
     const req = validateRequest(this.json, objects, options);
-    return parseValidateResponse(this.runtime.core.raw('validate', req));
+    return parseValidateResponse(this.runtime.fullRuntime().core.raw('validate', req));
   }
 
   /**
@@ -452,6 +517,6 @@ export class CRD {
    *   version). {@link CelError} `bad_request`, `closed`, `trap`.
    */
   cost(options?: CostOptions): CRDCostReport {
-    return parseCostResponse(this.runtime.core.raw('cost', costRequest(this.json, options)));
+    return parseCostResponse(this.runtime.fullRuntime().core.raw('cost', costRequest(this.json, options)));
   }
 }

@@ -38,6 +38,9 @@ export interface WorkerRuntimeOptions {
   timeoutMs?: number;
   /** Caps each Worker's instance memory, in bytes (see `RuntimeOptions.memoryLimit`; default 1 GiB). */
   memoryLimit?: number;
+  /** Where celwasm-full is (see `RuntimeOptions.fullWasm`): compiled on the calling thread when a
+   * request first needs it, and sent to the Worker. */
+  fullWasm?: WasmSource;
 }
 
 /** Per-call options of the Worker API. */
@@ -94,6 +97,9 @@ export class WorkerRuntime {
   readonly compiledIn = new Map<number, number>();
   /** How many times a Worker was replaced (after a timeout, an abort, or a crash). */
   replacements = 0;
+  private fullModule?: Promise<WebAssembly.Module>;
+  /** The Worker (epoch) that has celwasm-full. */
+  private fullEpoch = 0;
 
   private constructor(
     /** The compiled module, sent to each Worker. */
@@ -211,8 +217,36 @@ export class WorkerRuntime {
     }
   }
 
-  /** @internal */
-  call<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {
+  /**
+   * Loads celwasm-full into the Worker now (it is otherwise loaded by the first request that
+   * needs it: CRD validation and cost, filters reading Knative's `attrs` or `cesql`).
+   */
+  async loadFull(opts: CallOptions = {}): Promise<void> {
+    this.fullModule ??= compileModule(this.options.fullWasm ?? getPlatform().defaultWasm('celwasm-full'));
+    let module: WebAssembly.Module;
+    try {
+      module = await this.fullModule;
+    } catch (e) {
+      this.fullModule = undefined;
+      throw e;
+    }
+    if (this.port && this.fullEpoch === this.epoch) return;
+    await this.callOnce<null>({ t: 'initFull', id: this.id(), module, memoryLimit: this.options.memoryLimit }, opts);
+    this.fullEpoch = this.epoch;
+  }
+
+  /** @internal A call; one the Worker answers with needs_module is sent again after loadFull. */
+  async call<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {
+    try {
+      return await this.callOnce<T>(msg, opts, prepare);
+    } catch (e) {
+      if (!(e instanceof CelError) || e.code !== 'needs_module') throw e;
+    }
+    await this.loadFull(opts);
+    return this.callOnce<T>({ ...msg, id: this.id() }, opts, prepare);
+  }
+
+  private callOnce<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {
     if (this.closed) return Promise.reject(new CelError('closed', 'runtime is closed'));
     return new Promise<T>((resolve, reject) => {
       const p: Pending = { msg, resolve: resolve as (v: unknown) => void, reject, prepare };

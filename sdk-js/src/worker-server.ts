@@ -9,6 +9,7 @@ import { CelError, serializeError, type SerializedError } from './errors.js';
 /** Page → Worker. */
 export type Request =
   | { t: 'init'; module: WebAssembly.Module; memoryLimit?: number }
+  | { t: 'initFull'; id: number; module: WebAssembly.Module; memoryLimit?: number }
   | { t: 'compile'; id: number; pid: number; req: string }
   | { t: 'eval'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
   | { t: 'batch'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
@@ -31,6 +32,31 @@ export interface ServerPort {
 
 export function serve(port: ServerPort): void {
   let core: Core | undefined;
+  // celwasm-full, sent by the page when a request needs it (code needs_module), and the
+  // programs compiled there.
+  let full: Core | undefined;
+  const inFull = new Set<number>();
+  const coreOf = (pid: number): Core => {
+    if (!inFull.has(pid)) return core!;
+    if (!full) throw new CelError('needs_module', 'this program needs the module celwasm-full', { module: 'celwasm-full' });
+    return full;
+  };
+  const needFull = (): Core => {
+    if (!full) throw new CelError('needs_module', 'this request needs the module celwasm-full', { module: 'celwasm-full' });
+    return full;
+  };
+  // A compile request: in the expression module, or in celwasm-full when it answers needs_module.
+  const compile = (req: string, pid: number) => {
+    if (inFull.has(pid)) return needFull().compile(req, pid);
+    try {
+      return core!.compile(req, pid);
+    } catch (e) {
+      if (!(e instanceof CelError) || e.code !== 'needs_module') throw e;
+    }
+    const out = needFull().compile(req, pid);
+    inFull.add(pid);
+    return out;
+  };
   port.onMessage((m) => {
     if (m.t === 'init') {
       Core.create(m.module, { memoryLimit: m.memoryLimit }).then(
@@ -42,8 +68,19 @@ export function serve(port: ServerPort): void {
       );
       return;
     }
+    if (m.t === 'initFull') {
+      Core.create(m.module, { memoryLimit: m.memoryLimit }).then(
+        (c) => {
+          full ??= c;
+          port.post({ id: m.id, ok: true, result: null });
+        },
+        (e) => port.post({ id: m.id, ok: false, error: serializeError(e) }),
+      );
+      return;
+    }
     if (m.t === 'free') {
-      core?.free(m.pid);
+      if (inFull.delete(m.pid)) full?.free(m.pid);
+      else core?.free(m.pid);
       return;
     }
     try {
@@ -51,26 +88,26 @@ export function serve(port: ServerPort): void {
       let result: unknown;
       switch (m.t) {
         case 'compile': {
-          const { info } = core.compile(m.req, m.pid);
+          const { info } = compile(m.req, m.pid);
           result = { outputType: info.outputType, costEstimate: info.costEstimate, expression: info.expression };
           break;
         }
         case 'eval': {
-          if (m.compile !== undefined && !core.has(m.pid)) core.compile(m.compile, m.pid);
-          result = core.eval(m.pid, m.rest);
+          if (m.compile !== undefined && !coreOf(m.pid).has(m.pid)) compile(m.compile, m.pid);
+          result = coreOf(m.pid).eval(m.pid, m.rest);
           break;
         }
         case 'batch': {
           // The response bytes, parsed on the page (parseBatchResponse) so that item errors are
           // built there as the same typed errors.
-          if (m.compile !== undefined && !core.has(m.pid)) core.compile(m.compile, m.pid);
-          result = core.evalRaw(m.pid, m.rest, 'eval_batch').slice();
+          if (m.compile !== undefined && !coreOf(m.pid).has(m.pid)) compile(m.compile, m.pid);
+          result = coreOf(m.pid).evalRaw(m.pid, m.rest, 'eval_batch').slice();
           break;
         }
         case 'crd':
           // The response bytes, parsed on the page (parseValidateResponse, parseCostResponse)
           // so that errors are built there as the same typed errors.
-          result = core.raw(m.fn, m.req);
+          result = needFull().raw(m.fn, m.req);
           break;
         case 'version':
           result = core.version();

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -247,9 +248,24 @@ def _run_case(rt: celwasm.Runtime, case: Dict[str, Any], compile: Any = None) ->
     return out
 
 
+def _request_offsets(x: Any) -> Any:
+    """x with the module's "eval request: invalid JSON at offset N" made
+    "offset _": N counts from the start of the eval request, whose program
+    handle has as many digits as programs were compiled before it in that
+    module, which differs between this test's runtime and the Go driver's
+    since programs are split between celwasm and celwasm-full."""
+    if isinstance(x, dict):
+        return {k: _request_offsets(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_request_offsets(v) for v in x]
+    if isinstance(x, str) and x.startswith("eval request: invalid JSON at offset "):
+        return re.sub(r"^(eval request: invalid JSON at offset )\d+", r"\1_", x)
+    return x
+
+
 def _same(rt: celwasm.Runtime, go: Dict[str, Dict[str, Any]], name: str, compile: Any = None) -> Dict[str, Any]:
     got = _run_case(rt, CASES[name], compile)
-    assert got == go[name], name
+    assert _request_offsets(got) == _request_offsets(go[name]), name
     return got
 
 

@@ -209,49 +209,6 @@ func crdSeeds(f *testing.F) (crds, objects []string) {
 	return crds, objects
 }
 
-func FuzzValidate(f *testing.F) {
-	crds, objects := crdSeeds(f)
-	for _, c := range crds {
-		f.Add(c, objects[0], "")
-		f.Add(c, objects[0], objects[0])
-	}
-	f.Fuzz(func(t *testing.T, crd, object, old string) {
-		item := map[string]json.RawMessage{"object": json.RawMessage(object)}
-		if old != "" {
-			item["oldObject"] = json.RawMessage(old)
-		}
-		req, err := json.Marshal(map[string]any{"crd": json.RawMessage(crd), "objects": []any{item}})
-		if err != nil {
-			return
-		}
-		resp := clone(NewHandler().Validate(req))
-		if !checkResponse(t, "validate", resp, "crd", "results") {
-			if again := NewHandler().Validate(req); !bytes.Equal(resp, again) {
-				t.Fatalf("validate not deterministic:\n%s\n%s", resp, again)
-			}
-		}
-	})
-}
-
-func FuzzCost(f *testing.F) {
-	crds, _ := crdSeeds(f)
-	for _, c := range crds {
-		f.Add(c)
-	}
-	f.Fuzz(func(t *testing.T, crd string) {
-		req, err := json.Marshal(map[string]json.RawMessage{"crd": json.RawMessage(crd)})
-		if err != nil {
-			return
-		}
-		resp := clone(NewHandler().Cost(req))
-		if !checkResponse(t, "cost", resp, "crd", "valid", "schemas") {
-			if again := NewHandler().Cost(req); !bytes.Equal(resp, again) {
-				t.Fatalf("cost not deterministic:\n%s\n%s", resp, again)
-			}
-		}
-	})
-}
-
 // yamlToJSON reads the first document of a YAML file as JSON.
 func yamlToJSON(y []byte) (string, error) {
 	doc, _, _ := strings.Cut(string(y), "\n---")

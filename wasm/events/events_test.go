@@ -1,6 +1,8 @@
-package events
+package events_test
 
 import (
+	. "github.com/celwasm/celwasm/wasm/events"
+	_ "github.com/celwasm/celwasm/wasm/events/knative"
 	"os"
 	"strings"
 	"testing"

@@ -34,7 +34,21 @@ import (
 // event, and not keeps "no filter". Attribute names must be lowercase
 // alphanumeric (Knative's webhook, same error text); attributes are read as
 // Knative's LookupAttribute reads them (the attrs variable).
+//
+// In a module without Knative's decoding (UseKnative), a filter whose CEL
+// reads attrs or cesql is an error with code needs_module: the module that
+// has it compiles and evaluates it. (A false alarm, such as "attrs" inside
+// a string literal, costs loading that module, never a different result.)
 func FilterToCEL(filter gjson.Result) (string, error) {
+	expr, err := filterToCEL(filter)
+	if err == nil && knative.decode == nil &&
+		(strings.Contains(expr, AttributesVariable) || strings.Contains(expr, CESQLVariable)) {
+		return "", needsKnative("a filter reading attrs or cesql (Knative's attributes, exact, prefix, suffix, sourceAndType and cesql dialects)")
+	}
+	return expr, err
+}
+
+func filterToCEL(filter gjson.Result) (string, error) {
 	r, err := topFilter(filter)
 	if err != nil {
 		return "", err
@@ -265,7 +279,10 @@ func dialectExpr(kind string, body gjson.Result, path string, depth int) (filter
 		if body.Str == "" {
 			return filterResult{kind: skipped}, nil
 		}
-		if _, err := ParseCESQL(body.Str); err != nil {
+		if err := ParseCESQL(body.Str); err != nil {
+			if e, ok := err.(*wire.Error); ok {
+				return filterResult{}, e // needs_module
+			}
 			return filterResult{}, filterErr("invalid value: %s: %s\n%v", body.Str, here, err)
 		}
 		return filterResult{kind: twoValued, pass: CESQLVariable + "[" + strconv.Quote(body.Str) + "]"}, nil

@@ -1,26 +1,14 @@
 package events
 
 import (
-	"bytes"
-	"context"
-	"encoding/base64"
-	"fmt"
-	"io"
-	nethttp "net/http"
 	"reflect"
-	"sort"
-	"strings"
-	"sync"
 
-	cesql "github.com/cloudevents/sdk-go/sql/v2"
-	cesqlparser "github.com/cloudevents/sdk-go/sql/v2/parser"
-	"github.com/cloudevents/sdk-go/v2/binding"
-	"github.com/cloudevents/sdk-go/v2/event"
-	cehttp "github.com/cloudevents/sdk-go/v2/protocol/http"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/tidwall/gjson"
+
+	"github.com/celwasm/celwasm/wire"
 )
 
 const (
@@ -38,121 +26,46 @@ const (
 	CESQLVariable = "cesql"
 )
 
-// sdkEvent is the event as Knative receives it: the CloudEvents Go SDK's
-// decoding of the HTTP request (structured mode for a JSON event, binary
-// mode for a {"headers", "body"} envelope), validated as the broker's
-// ingress validates it.
-func sdkEvent(ev gjson.Result) (*event.Event, error) {
-	header := nethttp.Header{}
-	var body []byte
-	if ev.Get("specversion").Exists() {
-		header.Set("Content-Type", "application/cloudevents+json")
-		body = []byte(ev.Raw)
-	} else {
-		ev.Get("headers").ForEach(func(k, v gjson.Result) bool {
-			if v.IsArray() {
-				for _, p := range v.Array() {
-					header.Add(k.Str, p.String())
-				}
-			} else {
-				header.Add(k.Str, v.String())
-			}
-			return true
-		})
-		if b64 := ev.Get("bodyBase64"); b64.Exists() {
-			b, err := base64.StdEncoding.DecodeString(b64.Str)
-			if err != nil {
-				return nil, err
-			}
-			body = b
-		} else {
-			body = []byte(ev.Get("body").Str)
-		}
-	}
-	msg := cehttp.NewMessage(header, io.NopCloser(bytes.NewReader(body)))
-	defer msg.Finish(nil)
-	e, err := binding.ToEvent(context.Background(), msg)
-	if err != nil {
-		return nil, err
-	}
-	// Knative's broker ingress refuses (400) events that do not validate.
-	if err := e.Validate(); err != nil {
-		// A ValidationError is a map: one line per attribute, sorted here
-		// so that the message is the same on every run.
-		lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
-		sort.Strings(lines)
-		return nil, errString(strings.Join(lines, "; "))
-	}
-	return e, nil
+// A KnativeEvent is one CloudEvent as Knative's broker decodes it: the
+// CloudEvents Go SDK's decoding of the HTTP request (structured mode for a
+// JSON event, binary mode for a {"headers", "body"} envelope), validated as
+// the broker's ingress validates it (package wasm/events/knative).
+type KnativeEvent interface {
+	// Lookup is LookupAttribute for one name.
+	Lookup(name string) (any, bool)
+	// Attributes is LookupAttribute's view of the event as a map.
+	Attributes() map[string]any
+	// Passes is Knative's ceSQLFilter.Filter for a parsed CESQL expression.
+	Passes(cesql string) bool
 }
 
-// lookupAttributes is LookupAttribute's view of the event as a map.
-func lookupAttributes(e *event.Event) map[string]any {
-	t, _ := e.Time().MarshalText()
-	m := map[string]any{
-		"specversion":         e.SpecVersion(),
-		"type":                e.Type(),
-		"source":              e.Source(),
-		"subject":             e.Subject(),
-		"id":                  e.ID(),
-		"time":                string(t),
-		"dataschema":          e.DataSchema(),
-		"schemaurl":           e.DataSchema(),
-		"datacontenttype":     e.DataContentType(),
-		"datamediatype":       e.DataMediaType(),
-		"datacontentencoding": e.DeprecatedDataContentEncoding(),
-	}
-	for k, v := range e.Extensions() {
-		if _, std := m[k]; !std {
-			switch x := v.(type) {
-			case int32:
-				m[k] = int64(x)
-			case string, bool:
-				m[k] = x
-			default:
-				m[k] = fmt.Sprint(v)
-			}
-		}
-	}
-	return m
+// knative decodes events for attrs and cesql and parses CESQL; nil in a
+// module that does not link the CloudEvents SDK (UseKnative).
+var knative struct {
+	decode func(gjson.Result) (KnativeEvent, error)
+	parse  func(cesql string) error
 }
 
-// lookupOne is LookupAttribute for one name, without building the map.
-func lookupOne(e *event.Event, name string) (any, bool) {
-	switch name {
-	case "specversion":
-		return e.SpecVersion(), true
-	case "type":
-		return e.Type(), true
-	case "source":
-		return e.Source(), true
-	case "subject":
-		return e.Subject(), true
-	case "id":
-		return e.ID(), true
-	case "time":
-		t, _ := e.Time().MarshalText()
-		return string(t), true
-	case "dataschema", "schemaurl":
-		return e.DataSchema(), true
-	case "datacontenttype":
-		return e.DataContentType(), true
-	case "datamediatype":
-		return e.DataMediaType(), true
-	case "datacontentencoding":
-		return e.DeprecatedDataContentEncoding(), true
+// UseKnative installs Knative's decoding and CESQL parser; package
+// wasm/events/knative does it from init, so whatever imports that package
+// accepts every filter dialect.
+func UseKnative(decode func(gjson.Result) (KnativeEvent, error), parseCESQL func(string) error) {
+	knative.decode, knative.parse = decode, parseCESQL
+}
+
+// needsKnative is the error of a module without the CloudEvents SDK: the
+// request goes to the module that has it.
+func needsKnative(what string) *wire.Error {
+	return &wire.Error{Code: wire.CodeNeedsModule, Module: wire.ModuleFull,
+		Message: what + " needs the module " + wire.ModuleFull + " (Knative's event decoding links the CloudEvents Go SDK, which the expression module leaves out)"}
+}
+
+// ParseCESQL checks a CESQL expression as Knative's webhook does.
+func ParseCESQL(expr string) error {
+	if knative.parse == nil {
+		return needsKnative("a cesql filter")
 	}
-	v, ok := e.Extensions()[name]
-	if !ok {
-		return nil, false
-	}
-	switch x := v.(type) {
-	case int32:
-		return int64(x), true
-	case string, bool:
-		return x, true
-	}
-	return fmt.Sprint(v), true
+	return knative.parse(expr)
 }
 
 // attrsMap answers attrs.NAME with lookupOne; iteration builds the whole map.
@@ -170,7 +83,7 @@ func (a *attrsMap) Find(key ref.Val) (ref.Val, bool) {
 	if err != nil {
 		return types.NewErr("cloud event: Knative's broker would refuse this event: %v", err), true
 	}
-	v, found := lookupOne(e, string(k))
+	v, found := e.Lookup(string(k))
 	if !found {
 		return nil, false
 	}
@@ -192,19 +105,23 @@ func (a *attrsMap) Contains(key ref.Val) ref.Val {
 	return types.Bool(ok)
 }
 
-// knativeView builds, on first use, the SDK event of one CloudEvent and
+// knativeView decodes, on first use, one CloudEvent as Knative does, for
 // the two maps read from it.
 type knativeView struct {
 	raw   gjson.Result
 	once  bool
-	event *event.Event
+	event KnativeEvent
 	err   error
 }
 
-func (k *knativeView) get() (*event.Event, error) {
+func (k *knativeView) get() (KnativeEvent, error) {
 	if !k.once {
 		k.once = true
-		k.event, k.err = sdkEvent(k.raw)
+		if knative.decode == nil {
+			k.err = needsKnative("reading attrs or cesql")
+		} else {
+			k.event, k.err = knative.decode(k.raw)
+		}
 	}
 	return k.event, k.err
 }
@@ -308,62 +225,14 @@ func (c *cesqlMap) Find(key ref.Val) (ref.Val, bool) {
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(key), true
 	}
-	if _, err := c.view.get(); err != nil {
+	e, err := c.view.get()
+	if err != nil {
 		return types.NewErr("cloud event: Knative's broker would refuse this event: %v", err), true
 	}
-	return types.Bool(c.view.passes(string(s))), true
+	return types.Bool(e.Passes(string(s))), true
 }
 func (c *cesqlMap) Get(key ref.Val) ref.Val      { v, _ := c.Find(key); return v }
 func (c *cesqlMap) Contains(key ref.Val) ref.Val { return types.Bool(true) }
-
-var parsedCESQL sync.Map // expression text → cesql.Expression
-
-// ParseCESQL parses a CESQL expression as Knative's webhook does.
-func ParseCESQL(expr string) (cesql.Expression, error) {
-	if p, ok := parsedCESQL.Load(expr); ok {
-		return p.(cesql.Expression), nil
-	}
-	var parsed cesql.Expression
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				err = errString("the CESQL parser panicked")
-			}
-		}()
-		parsed, err = cesqlparser.Parse(expr)
-	}()
-	if err != nil {
-		return nil, err
-	}
-	parsedCESQL.Store(expr, parsed)
-	return parsed, nil
-}
-
-// passes is Knative's ceSQLFilter.Filter: an evaluation error or a
-// non-true result fails the filter.
-func (k *knativeView) passes(expr string) (ok bool) {
-	e, _ := k.get()
-	parsed, err := ParseCESQL(expr)
-	if err != nil {
-		return false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	res, err := parsed.Evaluate(*e)
-	if err != nil {
-		return false
-	}
-	b, isBool := res.(bool)
-	return isBool && b
-}
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
 
 // bindKnative binds attrs and cesql, both computed on first read.
 func bindKnative(bind func(string, ref.Val), ev gjson.Result) {
@@ -373,7 +242,7 @@ func bindKnative(bind func(string, ref.Val), ev gjson.Result) {
 		if err != nil {
 			return nil, err
 		}
-		return types.DefaultTypeAdapter.NativeToValue(lookupAttributes(e)).(traits.Mapper), nil
+		return types.DefaultTypeAdapter.NativeToValue(e.Attributes()).(traits.Mapper), nil
 	}}})
 	empty := func() (traits.Mapper, error) {
 		return types.DefaultTypeAdapter.NativeToValue(map[string]bool{}).(traits.Mapper), nil

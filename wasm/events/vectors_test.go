@@ -1,7 +1,9 @@
-package events
+package events_test
 
 import (
 	"encoding/json"
+	. "github.com/celwasm/celwasm/wasm/events"
+	_ "github.com/celwasm/celwasm/wasm/events/knative"
 	"os"
 	"strings"
 	"testing"

@@ -19,10 +19,15 @@ import (
 	"github.com/extism/go-pdk"
 
 	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/abi/crdhandler"
+	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect
 	"github.com/celwasm/celwasm/wasm/extism/free"
 )
 
-var handler = abi.NewHandler()
+var (
+	handler = abi.NewHandler()
+	crd     = crdhandler.New(handler)
+)
 
 // serve hands the call's input to h and sets its response as the output.
 func serve(h func([]byte) []byte) int32 {
@@ -40,10 +45,10 @@ func eval() int32 { return serve(handler.Eval) }
 func evalBatch() int32 { return serve(handler.EvalBatch) }
 
 //go:wasmexport validate
-func validate() int32 { return serve(handler.Validate) }
+func validate() int32 { return serve(crd.Validate) }
 
 //go:wasmexport cost
-func cost() int32 { return serve(handler.Cost) }
+func cost() int32 { return serve(crd.Cost) }
 
 // version ignores its input.
 //

@@ -21,6 +21,7 @@ import (
 	"github.com/celwasm/celwasm/wasm/codec"
 	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/celwasm/celwasm/wasm/events"
+	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect, as celwasm-full
 )
 
 // Filter is the trigger filter the stages evaluate (the batch benchmark's):

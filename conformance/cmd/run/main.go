@@ -30,6 +30,7 @@ import (
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
 	"github.com/celwasm/celwasm/wasm/abi"
+	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect, as celwasm-full
 	"github.com/celwasm/celwasm/wasm/extism/gosdk"
 )
 

@@ -10,13 +10,21 @@ import (
 
 // ForModule returns base/<first 16 hex digits of the module's sha256> and
 // removes the directories of other modules under base that were last used
-// more than an hour ago (each holds 100+ MB of compiled code).
-func ForModule(base, sha256Hex string) string {
+// more than an hour ago (each holds 100+ MB of compiled code), except those
+// of the modules in keep (sha256 hex: the other modules of this release,
+// which a process loads only when it needs them).
+func ForModule(base, sha256Hex string, keep ...string) string {
 	name := sha256Hex[:16]
 	dir := filepath.Join(base, name)
+	kept := map[string]bool{name: true}
+	for _, k := range keep {
+		if len(k) >= 16 {
+			kept[k[:16]] = true
+		}
+	}
 	if entries, err := os.ReadDir(base); err == nil {
 		for _, e := range entries {
-			if e.Name() == name {
+			if kept[e.Name()] {
 				continue
 			}
 			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {

@@ -288,15 +288,22 @@ _rt: Optional[Runtime] = None
 _stderr: IO[str] = sys.stderr
 
 
-def compile_line(cache_dir: Optional[Path]) -> str:
-    """The progress line of a first run (cmd/celwasm compileLine)."""
+def compile_line(cache_dir: Optional[Path], module: str = "celwasm") -> str:
+    """The progress line of a first run (cmd/celwasm compileLine); celwasm-full,
+    loaded for CRDs and Knative's attrs/cesql filters, is named."""
+    what = "the WebAssembly module" + ("" if module == "celwasm" else " " + module)
     if cache_dir is None:
-        return "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)"
-    return "celwasm: compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in %s" % cache_dir
+        return "celwasm: compiling %s for this machine (15-60 s; no cache directory, so every run compiles)" % what
+    return "celwasm: compiling %s for this machine, once (15-60 s); the compiled code is cached in %s" % (what, cache_dir)
 
 
 def _compile_notice(cache_dir: Optional[Path]) -> None:
     _stderr.write(compile_line(cache_dir) + "\n")
+    _stderr.flush()
+
+
+def _compile_notice_full(cache_dir: Optional[Path]) -> None:
+    _stderr.write(compile_line(cache_dir, "celwasm-full") + "\n")
     _stderr.flush()
 
 
@@ -305,7 +312,7 @@ def _runtime() -> Runtime:
     the module's celwasm_input export and then evaluates."""
     global _rt
     if _rt is None or _rt._closed:  # a command's `with rt:` closed it
-        _rt = Runtime(instances=1, module=shared_module(on_compile=_compile_notice))
+        _rt = Runtime(instances=1, module=shared_module(on_compile=_compile_notice), on_compile_full=_compile_notice_full)
     return _rt
 
 
@@ -437,7 +444,7 @@ def _cmd_version(args: Sequence[str], stdout: IO[bytes], stderr: IO[str]) -> int
             return _report(stderr, e)
     out = (
         "celwasm %s (ABI %d)\n" % (v.module, v.abi)
-        + "module sha256 %s\n" % v.module_sha256
+        + "".join("module %s: %d bytes, sha256 %s\n" % (m.name, m.size, m.sha256) for m in v.modules)
         + "cel-go %s, k8s.io/apiserver %s, %s\n" % (v.cel_go, v.kubernetes, v.go)
         + "compatibility versions %s (default %s)\n" % (", ".join(v.compatibility_versions), v.default_compatibility_version)
         + "extensions %s\n" % ", ".join(v.extensions)

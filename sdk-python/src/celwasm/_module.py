@@ -119,16 +119,34 @@ def default_cache_dir() -> Optional[Path]:
     return root / "celwasm" / "wasmtime-py"
 
 
-def _packaged_module() -> Path:
-    return Path(__file__).with_name("celwasm.wasm")
+#: The two modules (RATIONALE.md, "Two modules"): the expression module every
+#: Runtime loads, and the one that serves every request, loaded only for what
+#: the first answers with code ``needs_module`` (CRD validation, Knative's
+#: attrs and cesql filters).
+EXPR_MODULE = "celwasm"
+FULL_MODULE = "celwasm-full"
+
+
+def _packaged_module(name: str = EXPR_MODULE) -> Path:
+    return Path(__file__).with_name(name + ".wasm")
+
+
+def packaged_sha256(name: str) -> str:
+    """The recorded sha256 of a packaged module ("" when not packaged)."""
+    try:
+        return _packaged_module(name).with_name(name + ".wasm.sha256").read_text().strip()
+    except OSError:
+        return ""
 
 
 class Module:
     """The celwasm module compiled by wasmtime (Cranelift), ready to instantiate.
 
     Args:
-        path: the ``.wasm`` file; default ``$CELWASM_WASM`` or the module shipped
-            in the package.
+        path: the ``.wasm`` file; default ``$CELWASM_WASM`` (``$CELWASM_FULL_WASM``
+            for ``name="celwasm-full"``) or the module shipped in the package.
+        name: which module: ``"celwasm"`` (expressions, the default) or
+            ``"celwasm-full"`` (every request).
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
         compiler: ``"cranelift"`` (optimising) or ``"winch"`` (wasmtime's
@@ -162,6 +180,7 @@ class Module:
         self,
         path: Union[str, "os.PathLike[str]", None] = None,
         *,
+        name: str = EXPR_MODULE,
         cache_dir: Union[str, "os.PathLike[str]", None] = None,
         compiler: Optional[str] = None,
         on_compile: Optional[Callable[[Optional[Path]], None]] = None,
@@ -172,14 +191,17 @@ class Module:
         if compiler not in ("cranelift", "winch"):
             raise InvalidArgumentError("compiler must be 'cranelift' or 'winch', not %r" % (compiler,))
         self.compiler: str = compiler
+        if name not in (EXPR_MODULE, FULL_MODULE):
+            raise InvalidArgumentError("name must be %r or %r, not %r" % (EXPR_MODULE, FULL_MODULE, name))
+        self.name: str = name
         if path is None:
-            env = os.environ.get("CELWASM_WASM")
-            path = env if env else _packaged_module()
+            env = os.environ.get("CELWASM_FULL_WASM" if name == FULL_MODULE else "CELWASM_WASM")
+            path = env if env else _packaged_module(name)
         self.path = Path(path)
         wasm: Optional[bytes] = None
         sha_file = self.path.with_name(self.path.name + ".sha256")
         sha = ""
-        if self.path == _packaged_module() and sha_file.exists():
+        if self.path == _packaged_module(name) and sha_file.exists():
             # Shipped next to the packaged module by the build; saves reading
             # and hashing the module when the cache hits.
             sha = sha_file.read_text().strip()
@@ -241,7 +263,7 @@ class Module:
                 raise TrapError("compile module %s: %s" % (self.path, e)) from None
             if self.cache_path is not None:
                 _write_atomic(self.cache_path, mod)
-                _prune(self.cache_path)
+                _prune(self.cache_path, keep_modules=(packaged_sha256(EXPR_MODULE), packaged_sha256(FULL_MODULE)))
         self.module: wasmtime.Module = mod
         self.linker = wasmtime.Linker(self.engine)
         self.linker.define_wasi()
@@ -253,7 +275,12 @@ class Module:
         return Instance(self, memory_limit=memory_limit)
 
     def __repr__(self) -> str:
-        return "<celwasm.Module %s sha256=%s from_cache=%s>" % (self.path, self.sha256[:12], self.from_cache)
+        return "<celwasm.Module %s %s sha256=%s from_cache=%s>" % (self.name, self.path, self.sha256[:12], self.from_cache)
+
+    @property
+    def size(self) -> int:
+        """The module file's size in bytes."""
+        return self.path.stat().st_size
 
 
 def _write_atomic(path: Path, mod: wasmtime.Module) -> None:
@@ -275,14 +302,17 @@ def _write_atomic(path: Path, mod: wasmtime.Module) -> None:
         pass  # the cache is an optimisation: a read-only home still works
 
 
-def _prune(keep: Path, unused_for: float = 3600.0) -> None:
-    """Removes other modules' cache files (~75 MB each) not used for an hour.
-    A process that has one mapped keeps its copy (POSIX unlink semantics;
-    on Windows the removal fails and is ignored)."""
+def _prune(keep: Path, unused_for: float = 3600.0, keep_modules: "tuple[str, ...]" = ()) -> None:
+    """Removes other modules' cache files (~75 MB each) not used for an hour,
+    except those of the packaged modules (``keep_modules``, sha256 hex: the
+    other module of this release is loaded only when needed). A process
+    that has one mapped keeps its copy (POSIX unlink semantics; on Windows
+    the removal fails and is ignored)."""
     now = time.time()
+    kept = tuple(k for k in keep_modules if k)
     try:
         for p in keep.parent.glob("*.cwasm"):
-            if p.name != keep.name and now - p.stat().st_mtime > unused_for:
+            if p.name != keep.name and not p.name.startswith(kept) and now - p.stat().st_mtime > unused_for:
                 try:
                     p.unlink()
                 except OSError:

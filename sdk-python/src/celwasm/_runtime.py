@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import collections
 import heapq
 import itertools
@@ -159,6 +160,19 @@ class VersionInfo:
     module_sha256: str
     #: the WebAssembly runtime, e.g. "wasmtime-py 50.0.1".
     engine: str
+    #: both modules: the expression module, then celwasm-full (loaded or not).
+    modules: Tuple["ModuleInfo", ...] = ()
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    """One module: ``name`` ("celwasm" or "celwasm-full"), ``size`` in bytes,
+    ``sha256`` (hex) and whether this Runtime has ``loaded`` it."""
+
+    name: str
+    size: int
+    sha256: str
+    loaded: bool
 
 
 class Result:
@@ -288,6 +302,13 @@ class Runtime:
             packaged module (loaded once, from the cache when possible).
         module_path: load this ``.wasm`` instead (with ``cache_dir``).
         cache_dir: see :class:`Module`.
+        full_module: the :class:`Module` named ``"celwasm-full"`` to load for
+            requests the first module answers with code ``needs_module``
+            (CRD validation and cost, filters reading Knative's ``attrs`` or
+            ``cesql``); default the process-wide packaged one, loaded on the
+            first such request, not before.
+        on_compile_full: ``on_compile`` (see :class:`Module`) for loading
+            the packaged celwasm-full.
 
     The first instance is created here, so a broken setup fails early.
 
@@ -303,6 +324,8 @@ class Runtime:
         module: Optional[Module] = None,
         module_path: Union[str, "os.PathLike[str]", None] = None,
         cache_dir: Union[str, "os.PathLike[str]", None] = None,
+        full_module: Optional[Module] = None,
+        on_compile_full: Optional[Callable[[Optional[Path]], None]] = None,
     ) -> None:
         if module is None:
             if module_path is None and cache_dir is None:
@@ -310,6 +333,11 @@ class Runtime:
             else:
                 module = Module(module_path, cache_dir=cache_dir)
         self.module = module
+        self._full_module = full_module
+        self._on_compile_full = on_compile_full
+        self._cache_dir = cache_dir
+        self._full: Optional["Runtime"] = None
+        self._full_lock = threading.Lock()
         self._max = max(1, instances if instances is not None else (os.cpu_count() or 1))
         self._memory_limit = memory_limit
         self._cond = threading.Condition(threading.Lock())
@@ -416,6 +444,29 @@ class Runtime:
         ``crd`` as :class:`CRD` takes it."""
         return CRD(crd, runtime=self)
 
+    def _full_runtime(self) -> "Runtime":
+        """The Runtime of celwasm-full, loaded on first use (same pool size
+        and memory limit); itself when this Runtime runs celwasm-full."""
+        if self.module.name == _module.FULL_MODULE:
+            return self
+        with self._full_lock:
+            if self._closed:
+                raise ClosedError("runtime is closed")
+            if self._full is None:
+                mod = self._full_module
+                if mod is None:
+                    if self._cache_dir is None:
+                        mod = shared_full_module(self._on_compile_full)
+                    else:
+                        mod = Module(name=_module.FULL_MODULE, cache_dir=self._cache_dir, on_compile=self._on_compile_full)
+                self._full = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
+            return self._full
+
+    @property
+    def full_loaded(self) -> bool:
+        """Whether celwasm-full has been loaded (see ``full_module``)."""
+        return self._full is not None or self.module.name == _module.FULL_MODULE
+
     def _request(self, export: int, payload: bytes, timeout: Optional[float]) -> bytes:
         """Sends one request to an export on an instance from the pool.
         ``timeout`` bounds the wait for an instance and the call: CEL
@@ -488,9 +539,25 @@ class Runtime:
                 default_cost_limit=int(v.get("defaultCostLimit", DEFAULT_COST_LIMIT)),
                 module_sha256=self.module.sha256,
                 engine="wasmtime-py " + _module.wasmtime_version(),
+                modules=(ModuleInfo(self.module.name, self.module.size, self.module.sha256, True), self._full_info()),
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InternalError("malformed version response: %r" % raw[:2000]) from None
+
+    def _full_info(self) -> "ModuleInfo":
+        full = self._full
+        if full is not None:
+            m = full.module
+            return ModuleInfo(m.name, m.size, m.sha256, True)
+        if self._full_module is not None:
+            m = self._full_module
+            return ModuleInfo(m.name, m.size, m.sha256, False)
+        path = _module._packaged_module(_module.FULL_MODULE)
+        env = os.environ.get("CELWASM_FULL_WASM")
+        if env:
+            p = Path(env)
+            return ModuleInfo(_module.FULL_MODULE, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
+        return ModuleInfo(_module.FULL_MODULE, path.stat().st_size, _module.packaged_sha256(_module.FULL_MODULE), False)
 
     @property
     def instances(self) -> int:
@@ -516,6 +583,9 @@ class Runtime:
             self._cond.notify_all()
         for pi in idle:
             self._discard(pi)
+        with self._full_lock:
+            if self._full is not None:
+                self._full.close()
 
     def __enter__(self) -> "Runtime":
         return self
@@ -551,6 +621,20 @@ def shared_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None)
         if _shared_module is None:
             _shared_module = Module(on_compile=on_compile)
         return _shared_module
+
+
+_shared_full_module: Optional[Module] = None
+
+
+def shared_full_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None) -> Module:
+    """The process-wide packaged celwasm-full, loaded on first use (the first
+    CRD request or Knative attrs/cesql filter); ``on_compile`` as for
+    :class:`Module`, if this call loads it."""
+    global _shared_full_module
+    with _shared_lock:
+        if _shared_full_module is None:
+            _shared_full_module = Module(name=_module.FULL_MODULE, on_compile=on_compile)
+        return _shared_full_module
 
 
 def default_runtime() -> Runtime:
@@ -781,7 +865,16 @@ class Env:
         return self._compile(b'{"when":' + text + b',"env":' + self._env_json + b"}", None, timeout)
 
     def _compile(self, request: bytes, expression: Optional[str], timeout: Optional[float]) -> "Program":
-        rt = self.runtime
+        try:
+            return self._compile_on(self.runtime, request, expression, timeout)
+        except CelError as e:
+            if e.code != "needs_module" or self.runtime.module.name == _module.FULL_MODULE:
+                raise
+        # A filter reading Knative's attrs or cesql: compiled, and then
+        # evaluated, in celwasm-full.
+        return self._compile_on(self.runtime._full_runtime(), request, expression, timeout)
+
+    def _compile_on(self, rt: "Runtime", request: bytes, expression: Optional[str], timeout: Optional[float]) -> "Program":
         deadline = None if timeout is None else time.monotonic() + timeout
         pi = rt._acquire(deadline)
         try:
@@ -1267,7 +1360,7 @@ class CRD:
                 item = b'{"object":' + _json_arg(o, "objects[%d]" % i, self._documents)
             parts.append(item + b"}")
         req = b'{"crd":' + self.json + _version_piece(version) + b',"objects":[' + b",".join(parts) + b"]}"
-        body = _load(self.runtime._request(_VALIDATE, req, timeout), "validate")
+        body = _load(self.runtime._full_runtime()._request(_VALIDATE, req, timeout), "validate")
         results: List[Union[ObjectResult, CelError]] = []
         try:
             for r in body["results"]:
@@ -1299,7 +1392,7 @@ class CRD:
                 version).
             BadRequestError, TrapError, ClosedError, DeadlineExceededError.
         """
-        body = _load(self.runtime._request(_COST, b'{"crd":' + self.json + _version_piece(version) + b"}", timeout), "cost")
+        body = _load(self.runtime._full_runtime()._request(_COST, b'{"crd":' + self.json + _version_piece(version) + b"}", timeout), "cost")
         return _decode(CRDCostReport, body)
 
     def __repr__(self) -> str:

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/abi/crdhandler"
+	_ "github.com/celwasm/celwasm/wasm/events/knative"
 )
 
 // The plugin under test: CELWASM_EXTISM_PLUGIN (make -C wasm/extism test sets
@@ -193,7 +195,7 @@ func TestSameBytesAsHandler(t *testing.T) {
 		`"properties":{"replicas":{"type":"integer"},"maxReplicas":{"type":"integer"}}}}}}}]}}`
 	nativeFn := map[string]func([]byte) []byte{
 		"compile": native.Compile, "eval": native.Eval, "eval_batch": native.EvalBatch,
-		"validate": native.Validate, "cost": native.Cost,
+		"validate": crdhandler.New(native).Validate, "cost": crdhandler.New(native).Cost,
 	}
 	// (version: a native test binary reports other dependency versions.)
 	if v := call(t, in, "version", ""); !strings.HasPrefix(v, `{"abi":1,`) || !strings.Contains(v, `"celGo":"v0.29.2"`) {

@@ -1,32 +1,59 @@
-// Command module is the celwasm WebAssembly module: the engine behind the
-// JSON ABI of docs/abi.md, built with GOOS=wasip1 GOARCH=wasm
+// Package module is the export table of the celwasm WebAssembly modules:
+// the JSON ABI of docs/abi.md, built with GOOS=wasip1 GOARCH=wasm
 // -buildmode=c-shared (a reactor: hosts call _initialize once, then the
-// exports).
+// exports). Two main packages choose what each export serves (Serve):
+// wasm/module/celwasm, the expression module, and wasm/module/celwasm-full,
+// which also links CRD validation and CloudEvents SQL (RATIONALE.md, "Two
+// modules"). Both have the same exports.
 //
 // Request path: the host writes request bytes into a buffer from
 // celwasm_alloc and calls an export with its address and length; serve finds
-// the buffer and hands the bytes to the export's handler in package abi
-// (decoding, the engine, the codec); the response bytes stay in linear
+// the buffer and hands the bytes to the export's handler (package abi:
+// decoding, the engine, the codec); the response bytes stay in linear
 // memory until the next call, their address and length packed into the
 // result.
-package main
+package module
 
 import (
 	"unsafe"
 
-	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/engine"
-	"github.com/celwasm/celwasm/wasm/input"
 )
 
 var (
-	handler = abi.NewHandler()
 	// pinned keeps buffers handed to the host reachable until celwasm_dealloc.
 	pinned = map[uintptr][]byte{}
 	// last is the buffer the previous request lay in (hosts reuse one), to
 	// skip the search of pinned.
 	last []byte
 )
+
+// Table is what a module serves: one handler per request/response export
+// (request bytes in, response bytes out, valid until the next call), Free
+// for celwasm_free, and EvalActivation for celwasm_eval_activation.
+type Table struct {
+	Compile, Eval, EvalBatch, Validate, Cost, Input func(req []byte) []byte
+	Version                                         func() []byte
+	Free                                            func(handle uint32) bool
+	// EvalActivation evaluates a program over an activation's JSON alone
+	// (abi.Handler.EvalActivation): a packed bool result, or response bytes.
+	EvalActivation func(handle uint32, costLimit uint64, activation []byte) (packed uint32, resp []byte)
+}
+
+// Serve sets the table; a module's main package calls it from init.
+func Serve(t Table) {
+	handlers = [...]func([]byte) []byte{
+		exportCompile:   t.Compile,
+		exportEval:      t.Eval,
+		exportEvalBatch: t.EvalBatch,
+		exportValidate:  t.Validate,
+		exportCost:      t.Cost,
+		exportVersion:   func([]byte) []byte { return t.Version() },
+		exportInput:     t.Input,
+	}
+	free = t.Free
+	evalActivationHandler = t.EvalActivation
+}
 
 // celwasm_alloc returns the address of a new buffer of size bytes, which
 // the host may write a request into. It stays valid until celwasm_dealloc.
@@ -97,17 +124,14 @@ const (
 	exportCost
 	exportVersion
 	exportInput
+	numExports
 )
 
-var handlers = [...]func([]byte) []byte{
-	exportCompile:   handler.Compile,
-	exportEval:      handler.Eval,
-	exportEvalBatch: handler.EvalBatch,
-	exportValidate:  handler.Validate,
-	exportCost:      handler.Cost,
-	exportVersion:   func([]byte) []byte { return handler.Version() },
-	exportInput:     input.Handle,
-}
+var (
+	handlers              [numExports]func([]byte) []byte
+	free                  func(handle uint32) bool
+	evalActivationHandler func(handle uint32, costLimit uint64, activation []byte) (uint32, []byte)
+)
 
 //go:wasmexport celwasm_compile
 func compile(ptr, length uint32) uint64 { return serve(exportCompile, ptr, length) }
@@ -138,7 +162,7 @@ func evalActivation(program, limitLo, limitHi, ptr, length uint32) uint64 {
 	if !ok {
 		return packed(outside)
 	}
-	scalar, resp := handler.EvalActivation(program, uint64(limitHi)<<32|uint64(limitLo), act)
+	scalar, resp := evalActivationHandler(program, uint64(limitHi)<<32|uint64(limitLo), act)
 	if scalar != 0 {
 		return uint64(scalar)
 	}
@@ -169,8 +193,8 @@ func readInput(ptr, length uint32) uint64 { return serve(exportInput, ptr, lengt
 // celwasm_free releases a program; it returns 1 if the handle was known.
 //
 //go:wasmexport celwasm_free
-func free(handle uint32) uint32 {
-	if handler.Free(handle) {
+func freeProgram(handle uint32) uint32 {
+	if free(handle) {
 		return 1
 	}
 	return 0

@@ -1,0 +1,27 @@
+// Command celwasm-full is the module that serves every request,
+// build/celwasm-full.wasm: what the expression module serves plus CRD
+// validate and cost (k8s.io/apiextensions-apiserver) and the filters that
+// read attrs or cesql (Knative's decoding with the CloudEvents Go SDK,
+// CloudEvents SQL). Hosts load it only for those (RATIONALE.md, "Two
+// modules").
+package main
+
+import (
+	"github.com/celwasm/celwasm/wasm/abi"
+	"github.com/celwasm/celwasm/wasm/abi/crdhandler"
+	_ "github.com/celwasm/celwasm/wasm/events/knative"
+	"github.com/celwasm/celwasm/wasm/input"
+	"github.com/celwasm/celwasm/wasm/module"
+)
+
+func init() {
+	h := abi.NewHandler()
+	crd := crdhandler.New(h)
+	module.Serve(module.Table{
+		Compile: h.Compile, Eval: h.Eval, EvalBatch: h.EvalBatch,
+		Validate: crd.Validate, Cost: crd.Cost,
+		Version: h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
+	})
+}
+
+func main() {}
