@@ -1,7 +1,7 @@
 // Command soak evaluates one program a million times on one instance of the
 // Go host (wazero or wasmtime-go), every input different and every result
 // checked, and prints the guest's linear memory and the process RSS after a
-// warm-up and at the end as one JSON line (make soak; docs/reliability.md).
+// warm-up (the first quarter) and at the end as one JSON line (make soak; docs/reliability.md).
 //
 //	go run ./internal/soak -engine wasmtime -evals 1000000
 package main
@@ -55,7 +55,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	warm := *evals / 10
+	warm, step := *evals/4, max(*evals/10, 1)
 	var warmGuest, warmRSS uint64
 	var act, want []byte
 	for i := 0; i < *evals; i++ {
@@ -77,7 +77,7 @@ func main() {
 		if i+1 == warm {
 			warmGuest, warmRSS = rt.MemoryBytes(), rss()
 		}
-		if (i+1)%warm == 0 {
+		if (i+1)%step == 0 {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			fmt.Fprintf(os.Stderr, "soak go-%s: %d evaluations, guest %d bytes, RSS %d bytes, Go heap %d bytes, Go sys %d bytes, goroutines %d\n",

@@ -1,6 +1,6 @@
 """Evaluates one program a million times (CELWASM_SOAK_EVALS) on one instance of the
 Python SDK, every input different and every result checked; prints the guest's linear
-memory and the process RSS after a warm-up (the first tenth) and at the end as one JSON
+memory and the process RSS after a warm-up (the first quarter) and at the end as one JSON
 line (make soak; docs/reliability.md)."""
 
 import json
@@ -22,7 +22,7 @@ def main() -> int:
     evals = int(os.environ.get("CELWASM_SOAK_EVALS", "1000000"))
     rt = celwasm.Runtime(instances=1)
     prg = rt.env({"self": "dyn"}).compile("self.items.filter(i, i.ok).map(i, i.name + '-' + string(self.id))")
-    warm = evals // 10
+    warm, step = evals // 4, max(1, evals // 10)
     guest_warm = rss_warm = 0
     for i in range(evals):
         act = '{"self":{"id":%d,"items":[{"name":"a","ok":true},{"name":"b%d","ok":%s},{"name":"c","ok":false}]}}' % (
@@ -34,7 +34,7 @@ def main() -> int:
             return 1
         if i + 1 == warm:
             guest_warm, rss_warm = rt.memory_bytes, rss()
-        if (i + 1) % warm == 0:
+        if (i + 1) % step == 0:
             print("soak python: %d evaluations, guest %d bytes, RSS %d bytes" % (i + 1, rt.memory_bytes, rss()), file=sys.stderr)
     print(json.dumps({"host": "python", "evals": evals, "guestWarm": guest_warm, "guestEnd": rt.memory_bytes,
                       "rssWarm": rss_warm, "rssEnd": rss()}))
