@@ -73,9 +73,12 @@ type rawFunc struct {
 
 // rawCaller calls exports through the C API directly, one cgo call each.
 type rawCaller struct {
-	ctx  *C.wasmtime_context_t
-	fns  [wasmrt.NumExports]rawFunc
-	args [wasmrt.MaxArgs]C.celwasm_val_raw_t
+	ctx *C.wasmtime_context_t
+	fns [wasmrt.NumExports]rawFunc
+	// args holds the wasmtime_val_raw_t slots: 16 bytes each, kept as
+	// uint64 pairs so that they are 8-aligned in Go's view too (cgo gives
+	// the C union alignment 1).
+	args [wasmrt.MaxArgs][2]uint64
 	msg  C.celwasm_byte_vec_t
 }
 
@@ -90,7 +93,10 @@ func newRawCaller(store *wt.Store, fns []*wt.Func) (*rawCaller, error) {
 		if *(*uint8)(unsafe.Pointer(&ext)) != 0 { // WASMTIME_EXTERN_FUNC
 			return nil, errors.New("wasmtime: unexpected extern layout")
 		}
-		r.fns[i].fn = *(*C.celwasm_func_t)(unsafe.Add(unsafe.Pointer(&ext), 8))
+		// Copied bytewise: cgo gives the union alignment 1, so a pointer
+		// conversion would be misaligned in Go's view (checkptr).
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&r.fns[i].fn)), unsafe.Sizeof(r.fns[i].fn)),
+			unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&ext), 8)), unsafe.Sizeof(r.fns[i].fn)))
 		if r.fns[i].fn.store_id == 0 {
 			return nil, errors.New("wasmtime: unexpected extern layout")
 		}
@@ -107,15 +113,15 @@ func newRawCaller(store *wt.Store, fns []*wt.Func) (*rawCaller, error) {
 func (r *rawCaller) call(fn wasmrt.Export, args []uint32) (uint64, error) {
 	f := &r.fns[fn]
 	for i, a := range args {
-		*(*int64)(unsafe.Pointer(&r.args[i])) = int64(int32(a))
+		r.args[i][0] = uint64(int64(int32(a))) // the i32 member, sign-extended as wasmtime stores it
 	}
-	if m := C.celwasm_call(r.ctx, &f.fn, &r.args[0], C.size_t(f.slots), &r.msg); m != nil {
+	if m := C.celwasm_call(r.ctx, &f.fn, (*C.celwasm_val_raw_t)(unsafe.Pointer(&r.args[0])), C.size_t(f.slots), &r.msg); m != nil {
 		text := C.GoStringN(m.data, C.int(m.size))
 		C.wasm_byte_vec_delete(m)
 		return 0, errors.New(text)
 	}
 	if f.i64 {
-		return uint64(*(*int64)(unsafe.Pointer(&r.args[0]))), nil
+		return r.args[0][0], nil
 	}
-	return uint64(uint32(*(*int32)(unsafe.Pointer(&r.args[0])))), nil
+	return uint64(uint32(r.args[0][0])), nil
 }
