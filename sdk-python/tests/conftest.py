@@ -20,6 +20,13 @@ FIXTURES = HERE / "fixtures"
 sys.path.insert(0, str(SDK / "tools"))
 
 
+def without_compile_line(stderr: str) -> str:
+    """stderr without the first-run progress line: which CLI compiles a module first
+    (and so says so) depends on whose cache is warm, not on what they answer."""
+    return "".join(line for line in stderr.splitlines(True)
+                   if not line.startswith("celwasm: compiling the WebAssembly module"))
+
+
 def go_cli() -> Optional[str]:
     """The Go CLI (built by `make -C .. cli`), or None."""
     p = os.environ.get("CELWASM_GO_CLI") or str(REPO / "build" / "celwasm")
