@@ -104,7 +104,6 @@ var baseListeners = []envoy.Listener{
 	{Name: "cost", Plugin: costPolicy},
 	{Name: "metrics", Plugin: metricsPolicy},
 	{Name: "phases", Plugin: phasesPolicy},
-	{Name: "adversarial", Plugin: func() string { p, _, _ := adversarialPolicy(); return p }()},
 	{Name: "nofilter"},
 }
 
