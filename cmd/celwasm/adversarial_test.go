@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,12 +36,7 @@ func TestAdversarialCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []string{"eval", "-e", string(c.Expression), "--activation", "-i", file, "-o", "json"}
-		names := make([]string, 0, len(c.Variables))
-		for n := range c.Variables {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range c.Names() {
 			args = append(args, "--var", n+"="+c.Variables[n])
 		}
 		if c.CostLimit > 0 {

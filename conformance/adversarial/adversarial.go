@@ -9,9 +9,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 )
 
 // Case is one line of cases.jsonl.
@@ -78,6 +80,9 @@ func Path() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "cases.jsonl")
 }
+
+// Names are the case's variable names, sorted (declarations in a stable order).
+func (c Case) Names() []string { return slices.Sorted(maps.Keys(c.Variables)) }
 
 // Load reads the corpus; the first case is the canary.
 func Load() ([]Case, error) {

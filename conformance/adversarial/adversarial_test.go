@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/celwasm/celwasm/conformance/adversarial"
@@ -15,13 +14,8 @@ import (
 
 // outcome runs one case on rt: the value's canonical JSON, or the error code.
 func outcome(ctx context.Context, rt *celwasm.Runtime, c adversarial.Case) (value json.RawMessage, code string) {
-	names := make([]string, 0, len(c.Variables))
-	for n := range c.Variables {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var opts []celwasm.EnvOption
-	for _, n := range names {
+	for _, n := range c.Names() {
 		opts = append(opts, celwasm.Variable(n, c.Variables[n]))
 	}
 	prg, err := rt.NewEnv(opts...).Compile(ctx, string(c.Expression))
