@@ -25,11 +25,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/conformance/crdref"
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
+	"github.com/celwasm/celwasm/internal/benchdoc"
 	"github.com/celwasm/celwasm/wasm/crd"
 )
 
