@@ -89,6 +89,11 @@ test-go: $(EMBED) $(EMBED_FULL) proxywasm-module
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
 	$(GO) test -count=1 -modfile=$(WASM_MOD) -run Patch k8s.io/apiserver/pkg/cel/library \
 		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer \
+		k8s.io/apiserver/internal/patchcheck k8s.io/apiserver/pkg/admission/plugin/policy/generic \
+		k8s.io/apiserver/pkg/admission/plugin/webhook/generic k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/namespace \
+		k8s.io/apiserver/pkg/admission/plugin/policy/matching k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch \
+		k8s.io/apiserver/pkg/admission/plugin/policy/validating k8s.io/apiserver/pkg/admission/plugin/policy/mutating \
+		k8s.io/apiserver/pkg/cel/openapi/resolver \
 		k8s.io/apimachinery/pkg/api/resource
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host

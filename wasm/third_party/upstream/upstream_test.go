@@ -2,7 +2,8 @@
 // upstream modules they were copied from (the go.mod versions, in the module
 // cache): every file is upstream's byte for byte unless its PATCHES.md names
 // it, every file PATCHES.md names does differ, each patched package carries a
-// *_patch_test.go, and no upstream file of a copied package is missing.
+// *_patch_test.go, and no upstream file of a copied package is missing unless
+// a "Dropped:" paragraph of PATCHES.md names it (the section says why).
 package upstream
 
 import (
@@ -51,6 +52,22 @@ func checkCopy(t *testing.T, module, copyDir string) {
 	for _, m := range regexp.MustCompile("`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\\.go)`").FindAllSubmatch(notes, -1) {
 		declared[string(m[1])] = true
 	}
+	// Dropped files: named in a paragraph starting "Dropped:", absent from the copy.
+	dropped := map[string]bool{}
+	for _, para := range strings.Split(string(notes), "\n\n") {
+		if !strings.HasPrefix(para, "Dropped:") {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\\.go)`").FindAllStringSubmatch(para, -1) {
+			dropped[m[1]] = true
+			if _, err := os.Stat(filepath.Join(copyDir, m[1])); err == nil {
+				t.Errorf("PATCHES.md drops %s, but the copy has it", m[1])
+			}
+			if _, err := os.Stat(filepath.Join(upstream, m[1])); err != nil {
+				t.Errorf("PATCHES.md drops %s, which upstream does not have", m[1])
+			}
+		}
+	}
 	changed := map[string]bool{}
 	dirs := map[string]bool{}
 	err = filepath.WalkDir(copyDir, func(path string, d os.DirEntry, err error) error {
@@ -85,11 +102,14 @@ func checkCopy(t *testing.T, module, copyDir string) {
 		t.Fatal(err)
 	}
 	for rel := range declared {
-		if !changed[rel] {
+		if !changed[rel] && !dropped[rel] {
 			t.Errorf("PATCHES.md names %s, which is upstream's as is (or missing)", rel)
 		}
 	}
 	patchedDirs := map[string]bool{}
+	for rel := range dropped {
+		patchedDirs[filepath.Dir(rel)] = true
+	}
 	for rel := range changed {
 		if !strings.HasSuffix(rel, "_test.go") {
 			patchedDirs[filepath.Dir(rel)] = true
@@ -107,6 +127,9 @@ func checkCopy(t *testing.T, module, copyDir string) {
 		files, _ := filepath.Glob(filepath.Join(upstream, dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			if dropped[filepath.Join(dir, filepath.Base(f))] {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(copyDir, dir, filepath.Base(f))); err != nil {

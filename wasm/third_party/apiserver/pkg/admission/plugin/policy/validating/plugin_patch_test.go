@@ -1,0 +1,23 @@
+package validating
+
+import (
+	"testing"
+
+	"k8s.io/apiserver/internal/patchcheck"
+)
+
+// TestPatchIsOnlyTheDeclaredEdits: plugin.go without the admission plugin
+// that kube-apiserver registers (informers, clientset, static manifests);
+// the type aliases and compilePolicy stay as they are (PATCHES.md,
+// "validating and mutating: no Plugin").
+func TestPatchIsOnlyTheDeclaredEdits(t *testing.T) {
+	patchcheck.Check(t, "../../../../..", patchcheck.Patch{
+		File:        "pkg/admission/plugin/policy/validating/plugin.go",
+		RemoveDecls: []string{"Register", "Plugin", "NewPlugin"},
+		RemoveImports: []string{"context", "io", "k8s.io/apimachinery/pkg/api/meta", "k8s.io/apiserver/pkg/admission",
+			"k8s.io/apiserver/pkg/admission/initializer", "k8s.io/apiserver/pkg/admission/plugin/manifest/metrics",
+			"k8s.io/apiserver/pkg/admission/plugin/policy/config", "k8s.io/apiserver/pkg/admission/plugin/policy/manifest/source",
+			"k8s.io/apiserver/pkg/admission/plugin/policy/matching", "k8s.io/apiserver/pkg/authorization/authorizer",
+			"k8s.io/client-go/dynamic", "k8s.io/client-go/informers", "k8s.io/client-go/kubernetes"},
+	})
+}
