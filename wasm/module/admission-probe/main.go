@@ -59,7 +59,7 @@ func (allow) Authorize(context.Context, authorizer.Attributes) (authorizer.Decis
 type staticTCM struct{ tc managedfields.TypeConverter }
 
 func (s staticTCM) GetTypeConverter(schema.GroupVersionKind) managedfields.TypeConverter { return s.tc }
-func (staticTCM) Run(context.Context)                                                   {}
+func (staticTCM) Run(context.Context)                                                    {}
 
 type warnings struct{ w []string }
 
