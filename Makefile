@@ -36,6 +36,8 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 # build with go.mod plus the replace directives of the patched copies only they
 # link (wasm/third_party/modfile.sh); native code keeps go.mod.
 WASM_MOD     := $(BUILD)/wasm.mod
+# The admission module also links the k8s.io/api and client-go copies.
+WASM_MOD_ADMISSION := $(BUILD)/wasm-admission.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 
 .PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
@@ -49,6 +51,17 @@ $(BUILD)/%.wasm: $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/$*
+	@mv $@.tmp $@
+	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
+	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
+
+# The admission module (and the probe that measures what its upstream APIs
+# cost) also build with the k8s.io/api and client-go copies (modfile.sh
+# admission; RATIONALE.md, "Admission module size").
+$(BUILD)/celwasm-admission.wasm $(BUILD)/admission-probe.wasm: $(BUILD)/%.wasm: $(WASM_SRCS) | tools
+	@mkdir -p $(BUILD)
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD_ADMISSION) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/$*
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
@@ -93,8 +106,12 @@ test-go: $(EMBED) $(EMBED_FULL) proxywasm-module
 		k8s.io/apiserver/pkg/admission/plugin/webhook/generic k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/namespace \
 		k8s.io/apiserver/pkg/admission/plugin/policy/matching k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch \
 		k8s.io/apiserver/pkg/admission/plugin/policy/validating k8s.io/apiserver/pkg/admission/plugin/policy/mutating \
-		k8s.io/apiserver/pkg/cel/openapi/resolver \
-		k8s.io/apimachinery/pkg/api/resource
+		k8s.io/apiserver/pkg/cel/openapi/resolver k8s.io/apiserver/pkg/admission \
+		k8s.io/apimachinery/pkg/api/resource k8s.io/apimachinery/pkg/util/net k8s.io/apimachinery/internal/patchcheck
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
+	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch k8s.io/api/internal/patchcheck \
+		k8s.io/api/admissionregistration/v1 k8s.io/api/admission/v1 k8s.io/api/authentication/v1 \
+		k8s.io/api/core/v1 k8s.io/api/rbac/v1 k8s.io/client-go/internal/patchcheck k8s.io/client-go/tools/cache
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 

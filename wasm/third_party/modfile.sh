@@ -1,7 +1,9 @@
 #!/bin/sh
-# modfile.sh OUT.mod — writes the go.mod (and OUT.sum) that the WebAssembly
-# module builds use (go build -modfile=OUT.mod): the repository's go.mod plus
-# replace directives for the patched copies that only the modules link.
+# modfile.sh OUT.mod [admission] — writes the go.mod (and OUT.sum) that the
+# WebAssembly module builds use (go build -modfile=OUT.mod): the repository's
+# go.mod plus replace directives for the patched copies that only the modules
+# link. With "admission", also the k8s.io/api copy, which only the admission
+# module links (the other modules' bytes stay as they are).
 # Native code — the engine's tests, the hosts and the kube-apiserver reference
 # of the differential test (conformance/crdref) — keeps go.mod, upstream code.
 # See wasm/third_party/*/PATCHES.md and RATIONALE.md.
@@ -13,4 +15,8 @@ cp go.mod "$out.tmp"
 cp go.sum "${out%.mod}.sum"
 ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
 	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery "$out.tmp"
+if [ "${2:-}" = admission ]; then
+	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \
+		-replace=k8s.io/client-go=./wasm/third_party/client-go "$out.tmp"
+fi
 mv "$out.tmp" "$out"

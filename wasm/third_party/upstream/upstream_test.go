@@ -26,6 +26,32 @@ func TestAPIMachineryCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "k8s.io/apimachinery", "../apimachinery")
 }
 
+func TestAPICopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "k8s.io/api", "../api")
+}
+
+func TestClientGoCopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "k8s.io/client-go", "../client-go")
+}
+
+// Each copy carries the same patch checker (internal/patchcheck, which its
+// PATCHES.md names): one tool, four copies only because a module's tests
+// cannot import another module's internal package.
+func TestPatchcheckCopiesAreTheSame(t *testing.T) {
+	for _, f := range []string{"patchcheck.go", "patchcheck_patch_test.go"} {
+		want, err := os.ReadFile(filepath.Join("../apiserver/internal/patchcheck", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []string{"apimachinery", "api", "client-go"} {
+			got, err := os.ReadFile(filepath.Join("..", c, "internal/patchcheck", f))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s/internal/patchcheck/%s differs from apiserver's (%v)", c, f, err)
+			}
+		}
+	}
+}
+
 // upstreamDir is where the go command keeps module's version of go.mod.
 func upstreamDir(t *testing.T, module string) string {
 	cmd := exec.Command("go", "mod", "download", "-json", module)

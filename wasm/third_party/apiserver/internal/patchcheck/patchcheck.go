@@ -1,5 +1,5 @@
-// Package patchcheck is not part of k8s.io/apiserver: the patch tests of the
-// celwasm copy (PATCHES.md) use it to prove that a patched file is upstream's
+// Package patchcheck is not part of the Kubernetes module it sits in: the patch tests of the
+// celwasm copies (PATCHES.md) use it to prove that a patched file is upstream's
 // v0.37.2 file with exactly the declared edits — declarations and imports
 // removed, types replaced — and nothing else.
 package patchcheck
@@ -29,12 +29,18 @@ type Patch struct {
 	// types (with their methods), variables and constants, by name. A
 	// `var _ T = x` assertion goes when it mentions a removed name.
 	RemoveDecls []string
-	// RemoveImports are the import paths removed.
+	// RemoveMethods names methods removed from every type that has them.
+	RemoveMethods []string
+	// RemoveImports are the import paths removed; "name path" removes only
+	// the import of path under that name.
 	RemoveImports []string
 	// Replace are textual edits applied after the removals, in order; each
 	// old text must occur.
 	Replace [][2]string
 }
+
+// Version is the upstream version of every copy (go.mod's k8s.io requirements).
+const Version = "v0.37.2"
 
 // UpstreamDir is the module cache's directory of module@version.
 func UpstreamDir(t testing.TB, moduleAtVersion string) string {
@@ -60,6 +66,10 @@ func Apply(src []byte, p Patch) ([]byte, error) {
 	for _, n := range p.RemoveDecls {
 		removed[n] = true
 	}
+	methods := map[string]bool{}
+	for _, n := range p.RemoveMethods {
+		methods[n] = true
+	}
 	found := map[string]bool{}
 	type span struct{ from, to int }
 	var cuts []span
@@ -83,6 +93,11 @@ func Apply(src []byte, p Patch) ([]byte, error) {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			name := d.Name.Name
+			if d.Recv != nil && methods[name] {
+				found["method "+name] = true
+				cut(d.Doc, d.Pos(), d.End())
+				continue
+			}
 			if d.Recv != nil && len(d.Recv.List) == 1 {
 				if base := recvBase(d.Recv.List[0].Type); removed[base] {
 					found[base] = true
@@ -99,9 +114,13 @@ func Apply(src []byte, p Patch) ([]byte, error) {
 				for _, s := range d.Specs {
 					is := s.(*ast.ImportSpec)
 					path, _ := strconv.Unquote(is.Path.Value)
+					named := path
+					if is.Name != nil {
+						named = is.Name.Name + " " + path
+					}
 					for _, r := range p.RemoveImports {
-						if r == path {
-							found["import "+path] = true
+						if r == path || r == named {
+							found["import "+r] = true
 							cut(is.Doc, is.Pos(), is.End())
 						}
 					}
@@ -139,6 +158,11 @@ func Apply(src []byte, p Patch) ([]byte, error) {
 	for _, n := range p.RemoveDecls {
 		if !found[n] {
 			return nil, fmt.Errorf("%s: upstream has no declaration %s", p.File, n)
+		}
+	}
+	for _, n := range p.RemoveMethods {
+		if !found["method "+n] {
+			return nil, fmt.Errorf("%s: upstream has no method %s", p.File, n)
 		}
 	}
 	for _, r := range p.RemoveImports {
@@ -189,11 +213,20 @@ func recvBase(e ast.Expr) string {
 var patchComment = regexp.MustCompile(`(?m)^[ \t]*// celwasm patch:.*\n| // celwasm patch:.*`)
 
 // Check requires the copy's file (moduleRoot/p.File) to equal upstream's
+// (the module named by moduleRoot/go.mod, at Version)
 // with p applied, both gofmt'd, the copy's "celwasm patch:" comments aside.
 // With PATCHCHECK_WRITE=1 it writes that file instead (to make a patch).
 func Check(t *testing.T, moduleRoot string, p Patch) {
 	t.Helper()
-	upstream := UpstreamDir(t, "k8s.io/apiserver@v0.37.2")
+	gomod, err := os.ReadFile(filepath.Join(moduleRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := regexp.MustCompile(`(?m)^module (\S+)`).FindSubmatch(gomod)
+	if module == nil {
+		t.Fatal("no module line in go.mod")
+	}
+	upstream := UpstreamDir(t, string(module[1])+"@"+Version)
 	src, err := os.ReadFile(filepath.Join(upstream, p.File))
 	if err != nil {
 		t.Fatal(err)
