@@ -102,7 +102,8 @@ func IsProbableEOF(err error) bool {
 	return false
 }
 
-var defaultTransport = http.DefaultTransport.(*http.Transport)
+// celwasm patch: a function, not a variable initialized from http.DefaultTransport (PATCHES.md, "util/net").
+func defaultTransport() *http.Transport { return http.DefaultTransport.(*http.Transport) }
 
 // SetOldTransportDefaults applies the defaults from http.DefaultTransport
 // for the Proxy, Dial, and TLSHandshakeTimeout fields if unset
@@ -115,13 +116,13 @@ func SetOldTransportDefaults(t *http.Transport) *http.Transport {
 	// If no custom dialer is set, use the default context dialer
 	//lint:file-ignore SA1019 Keep supporting deprecated Dial method of custom transports
 	if t.DialContext == nil && t.Dial == nil {
-		t.DialContext = defaultTransport.DialContext
+		t.DialContext = defaultTransport().DialContext
 	}
 	if t.TLSHandshakeTimeout == 0 {
-		t.TLSHandshakeTimeout = defaultTransport.TLSHandshakeTimeout
+		t.TLSHandshakeTimeout = defaultTransport().TLSHandshakeTimeout
 	}
 	if t.IdleConnTimeout == 0 {
-		t.IdleConnTimeout = defaultTransport.IdleConnTimeout
+		t.IdleConnTimeout = defaultTransport().IdleConnTimeout
 	}
 	return t
 }
