@@ -1,13 +1,10 @@
 // Command admission-probe is a measuring tool, not a module anyone loads: the
 // expression module's exports plus a call of every upstream admission API the
 // admission engine (wasm/admission) uses, so that the linker keeps what they
-// cost. Built like the modules, against the patched copies:
-//
-//	./wasm/third_party/modfile.sh build/wasm.mod
-//	GOOS=wasip1 GOARCH=wasm go build -modfile=build/wasm.mod -buildmode=c-shared \
-//	  -trimpath -ldflags='-s -w -buildid=' -o build/admission-probe.wasm ./wasm/module/admission-probe
-//
-// and without -modfile for upstream's size (RATIONALE.md, "Admission module size").
+// cost. make build/admission-probe.wasm builds it like the admission module,
+// against the patched copies (wasm/third_party/modfile.sh OUT.mod admission);
+// go build without -modfile gives upstream's size (RATIONALE.md, "Admission
+// module size").
 package main
 
 import (
