@@ -19,9 +19,13 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	golang.org/x/sys v0.47.0
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af
+	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
+	k8s.io/client-go v0.37.2
+	k8s.io/kubernetes v1.37.2
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 	sigs.k8s.io/yaml v1.6.0
 )
@@ -38,6 +42,7 @@ require (
 	github.com/dylibso/observe-sdk/go v0.0.0-20240819160327-2d926c5d788a // indirect
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
 	github.com/felixge/httpsnoop v1.0.4 // indirect
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
@@ -112,12 +117,10 @@ require (
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/api v0.37.2 // indirect
-	k8s.io/client-go v0.37.2 // indirect
 	k8s.io/component-base v0.37.2 // indirect
+	k8s.io/component-helpers v0.0.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
-	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.36.0 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
@@ -131,3 +134,65 @@ replace github.com/google/cel-go => ./wasm/third_party/cel-go
 // WASI function with another signature and refuses a module importing it);
 // see wasm/third_party/klog/PATCHES.md.
 replace k8s.io/klog/v2 => ./wasm/third_party/klog
+
+replace k8s.io/api v0.0.0 => k8s.io/api v0.37.2
+
+replace k8s.io/apiextensions-apiserver v0.0.0 => k8s.io/apiextensions-apiserver v0.37.2
+
+replace k8s.io/apimachinery v0.0.0 => k8s.io/apimachinery v0.37.2
+
+replace k8s.io/apiserver v0.0.0 => k8s.io/apiserver v0.37.2
+
+replace k8s.io/cli-runtime v0.0.0 => k8s.io/cli-runtime v0.37.2
+
+replace k8s.io/client-go v0.0.0 => k8s.io/client-go v0.37.2
+
+replace k8s.io/cloud-provider v0.0.0 => k8s.io/cloud-provider v0.37.2
+
+replace k8s.io/cluster-bootstrap v0.0.0 => k8s.io/cluster-bootstrap v0.37.2
+
+replace k8s.io/code-generator v0.0.0 => k8s.io/code-generator v0.37.2
+
+replace k8s.io/component-base v0.0.0 => k8s.io/component-base v0.37.2
+
+replace k8s.io/component-helpers v0.0.0 => k8s.io/component-helpers v0.37.2
+
+replace k8s.io/controller-manager v0.0.0 => k8s.io/controller-manager v0.37.2
+
+replace k8s.io/cri-api v0.0.0 => k8s.io/cri-api v0.37.2
+
+replace k8s.io/cri-client v0.0.0 => k8s.io/cri-client v0.37.2
+
+replace k8s.io/cri-streaming v0.0.0 => k8s.io/cri-streaming v0.37.2
+
+replace k8s.io/csi-translation-lib v0.0.0 => k8s.io/csi-translation-lib v0.37.2
+
+replace k8s.io/dynamic-resource-allocation v0.0.0 => k8s.io/dynamic-resource-allocation v0.37.2
+
+replace k8s.io/endpointslice v0.0.0 => k8s.io/endpointslice v0.37.2
+
+replace k8s.io/externaljwt v0.0.0 => k8s.io/externaljwt v0.37.2
+
+replace k8s.io/kms v0.0.0 => k8s.io/kms v0.37.2
+
+replace k8s.io/kube-aggregator v0.0.0 => k8s.io/kube-aggregator v0.37.2
+
+replace k8s.io/kube-controller-manager v0.0.0 => k8s.io/kube-controller-manager v0.37.2
+
+replace k8s.io/kube-proxy v0.0.0 => k8s.io/kube-proxy v0.37.2
+
+replace k8s.io/kube-scheduler v0.0.0 => k8s.io/kube-scheduler v0.37.2
+
+replace k8s.io/kubectl v0.0.0 => k8s.io/kubectl v0.37.2
+
+replace k8s.io/kubelet v0.0.0 => k8s.io/kubelet v0.37.2
+
+replace k8s.io/metrics v0.0.0 => k8s.io/metrics v0.37.2
+
+replace k8s.io/mount-utils v0.0.0 => k8s.io/mount-utils v0.37.2
+
+replace k8s.io/pod-security-admission v0.0.0 => k8s.io/pod-security-admission v0.37.2
+
+replace k8s.io/sample-apiserver v0.0.0 => k8s.io/sample-apiserver v0.37.2
+
+replace k8s.io/streaming v0.0.0 => k8s.io/streaming v0.37.2

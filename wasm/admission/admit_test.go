@@ -1,0 +1,108 @@
+package admission
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/celwasm/celwasm/wire"
+)
+
+func docs(t *testing.T, y string) []json.RawMessage {
+	t.Helper()
+	var out []json.RawMessage
+	for _, d := range strings.Split(y, "\n---\n") {
+		if strings.TrimSpace(d) == "" {
+			continue
+		}
+		j, err := yaml.YAMLToJSON([]byte(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+const demoPolicy = `
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: demo-policy.example.com
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups:   ["apps"]
+      apiVersions: ["v1"]
+      operations:  ["CREATE", "UPDATE"]
+      resources:   ["deployments"]
+  validations:
+    - expression: "object.spec.replicas <= 5"
+  auditAnnotations:
+    - key: replicas
+      valueExpression: "'replicas: ' + string(object.spec.replicas)"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: demo-binding-test.example.com
+spec:
+  policyName: demo-policy.example.com
+  validationActions: [Deny]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: add-label
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups:   ["apps"]
+      apiVersions: ["v1"]
+      operations:  ["CREATE"]
+      resources:   ["deployments"]
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{metadata: Object.metadata{labels: {"team": "web"}}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: add-label
+spec:
+  policyName: add-label
+`
+
+func deployment(replicas int) json.RawMessage {
+	return json.RawMessage(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"nginx","namespace":"default"},"spec":{"replicas":` + string(rune('0'+replicas)) + `}}`)
+}
+
+func TestDemoPolicy(t *testing.T) {
+	resp, err := Admit(context.Background(), &wire.AdmitRequest{
+		Documents: docs(t, demoPolicy),
+		Requests:  []wire.AdmitItem{{Object: deployment(3)}, {Object: deployment(7)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.MarshalIndent(resp, "", "  ")
+	t.Logf("%s", b)
+	if !resp.Results[0].Allowed || resp.Results[1].Allowed {
+		t.Fatalf("want allowed, denied")
+	}
+	want := `deployments.apps "nginx" is forbidden: ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: failed expression: object.spec.replicas <= 5`
+	if got := resp.Results[1].Message; got != want {
+		t.Errorf("message\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(string(resp.Results[0].PatchedObject), `"team":"web"`) {
+		t.Errorf("patched object: %s", resp.Results[0].PatchedObject)
+	}
+}

@@ -1,0 +1,161 @@
+package admission
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/celwasm/celwasm/wire"
+)
+
+// cluster is what the request's documents put in the cluster: policies,
+// bindings, namespaces, the kinds CRDs serve, RBAC objects, and every
+// object (each one can be a param).
+type cluster struct {
+	vaps        []*admissionregistrationv1.ValidatingAdmissionPolicy
+	vapBindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	maps        []*admissionregistrationv1.MutatingAdmissionPolicy
+	mapBindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
+	namespaces  map[string]*corev1.Namespace
+	resources   *resourceMap
+	rbac        rbacObjects
+	objects     []*unstructured.Unstructured
+}
+
+type rbacObjects struct {
+	roles               []*rbacv1.Role
+	clusterRoles        []*rbacv1.ClusterRole
+	roleBindings        []*rbacv1.RoleBinding
+	clusterRoleBindings []*rbacv1.ClusterRoleBinding
+}
+
+// crdNames is the part of a CustomResourceDefinition that admission reads:
+// the kind it serves and where.
+type crdNames struct {
+	Spec struct {
+		Group string `json:"group"`
+		Names struct {
+			Kind   string `json:"kind"`
+			Plural string `json:"plural"`
+		} `json:"names"`
+		Scope    string `json:"scope"`
+		Versions []struct {
+			Name string `json:"name"`
+		} `json:"versions"`
+	} `json:"spec"`
+}
+
+const admissionregistration = "admissionregistration.k8s.io/v1"
+
+func docErr(i int, format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("documents[%d]: ", i) + fmt.Sprintf(format, args...)}
+}
+
+// decodeInto decodes an object strictly (unknown or duplicate fields are
+// errors, as kube-apiserver's field validation "Strict" reports them).
+func decodeInto(doc []byte, v any) error {
+	strictErrs, err := kjson.UnmarshalStrict(doc, v)
+	if err != nil {
+		return err
+	}
+	if len(strictErrs) > 0 {
+		return strictErrs[0]
+	}
+	return nil
+}
+
+func loadCluster(docs []json.RawMessage) (*cluster, error) {
+	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap()}
+	for i, doc := range docs {
+		u, err := decodeObject(doc)
+		if err != nil {
+			return nil, docErr(i, "%v", err)
+		}
+		c.objects = append(c.objects, u)
+		gvk := u.GroupVersionKind()
+		var target any
+		switch {
+		case u.GetAPIVersion() == admissionregistration && gvk.Kind == "ValidatingAdmissionPolicy":
+			p := &admissionregistrationv1.ValidatingAdmissionPolicy{}
+			c.vaps, target = append(c.vaps, p), p
+		case u.GetAPIVersion() == admissionregistration && gvk.Kind == "ValidatingAdmissionPolicyBinding":
+			b := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+			c.vapBindings, target = append(c.vapBindings, b), b
+		case u.GetAPIVersion() == admissionregistration && gvk.Kind == "MutatingAdmissionPolicy":
+			p := &admissionregistrationv1.MutatingAdmissionPolicy{}
+			c.maps, target = append(c.maps, p), p
+		case u.GetAPIVersion() == admissionregistration && gvk.Kind == "MutatingAdmissionPolicyBinding":
+			b := &admissionregistrationv1.MutatingAdmissionPolicyBinding{}
+			c.mapBindings, target = append(c.mapBindings, b), b
+		case u.GetAPIVersion() == "v1" && gvk.Kind == "Namespace":
+			ns := &corev1.Namespace{}
+			if err := decodeInto(doc, ns); err != nil {
+				return nil, docErr(i, "Namespace: %v", err)
+			}
+			c.namespaces[ns.Name] = ns
+		case u.GetAPIVersion() == "rbac.authorization.k8s.io/v1":
+			switch gvk.Kind {
+			case "Role":
+				r := &rbacv1.Role{}
+				c.rbac.roles, target = append(c.rbac.roles, r), r
+			case "ClusterRole":
+				r := &rbacv1.ClusterRole{}
+				c.rbac.clusterRoles, target = append(c.rbac.clusterRoles, r), r
+			case "RoleBinding":
+				r := &rbacv1.RoleBinding{}
+				c.rbac.roleBindings, target = append(c.rbac.roleBindings, r), r
+			case "ClusterRoleBinding":
+				r := &rbacv1.ClusterRoleBinding{}
+				c.rbac.clusterRoleBindings, target = append(c.rbac.clusterRoleBindings, r), r
+			}
+		case gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition":
+			var crd crdNames
+			if err := json.Unmarshal(doc, &crd); err != nil {
+				return nil, docErr(i, "CustomResourceDefinition: %v", err)
+			}
+			s := crd.Spec
+			for _, v := range s.Versions {
+				c.resources.add(schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}, s.Names.Plural, s.Scope == "Namespaced")
+			}
+		}
+		if target != nil {
+			if err := decodeInto(doc, target); err != nil {
+				return nil, docErr(i, "%s %q: %v", gvk.Kind, u.GetName(), err)
+			}
+		}
+	}
+	// kube-apiserver lists policies from its informers' caches; the
+	// dispatch order does not depend on the order of -f files.
+	sort.SliceStable(c.vaps, func(i, j int) bool { return c.vaps[i].Name < c.vaps[j].Name })
+	sort.SliceStable(c.maps, func(i, j int) bool { return c.maps[i].Name < c.maps[j].Name })
+	return c, nil
+}
+
+// decodeObject reads one Kubernetes object: a JSON object with apiVersion
+// and kind.
+func decodeObject(doc []byte) (*unstructured.Unstructured, error) {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) == 0 || doc[0] != '{' {
+		return nil, fmt.Errorf("not a Kubernetes object: want a JSON object with apiVersion and kind")
+	}
+	var m map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(doc, &m); err != nil {
+		return nil, fmt.Errorf("not a Kubernetes object: %v", err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	if u.GetAPIVersion() == "" || u.GetKind() == "" {
+		return nil, fmt.Errorf("not a Kubernetes object: apiVersion and kind are required")
+	}
+	if _, err := schema.ParseGroupVersion(u.GetAPIVersion()); err != nil {
+		return nil, fmt.Errorf("not a Kubernetes object: %v", err)
+	}
+	return u, nil
+}
