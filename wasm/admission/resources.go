@@ -96,7 +96,6 @@ func newResourceMap() *resourceMap {
 	return m
 }
 
-
 func (m *resourceMap) add(gvk schema.GroupVersionKind, plural string, namespaced bool) {
 	m.byKind[gvk] = resourceInfo{resource: gvk.GroupVersion().WithResource(plural), namespaced: namespaced}
 }
