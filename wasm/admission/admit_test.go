@@ -106,3 +106,72 @@ func TestDemoPolicy(t *testing.T) {
 		t.Errorf("patched object: %s", resp.Results[0].PatchedObject)
 	}
 }
+
+const sidecarPolicy = `
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata:
+  name: sidecar-policy.example.com
+spec:
+  paramKind:
+    kind: ConfigMap
+    apiVersion: v1
+  matchConstraints:
+    resourceRules:
+    - apiGroups:   [""]
+      apiVersions: ["v1"]
+      operations:  ["CREATE"]
+      resources:   ["pods"]
+  matchConditions:
+    - name: does-not-already-have-sidecar
+      expression: "!object.spec.initContainers.exists(ic, ic.name == \"mesh-proxy\")"
+  failurePolicy: Fail
+  reinvocationPolicy: IfNeeded
+  mutations:
+    - patchType: "ApplyConfiguration"
+      applyConfiguration:
+        expression: >
+          Object{
+            spec: Object.spec{
+              initContainers: [
+                Object.spec.initContainers{
+                  name: "mesh-proxy",
+                  image: params.data.image,
+                  restartPolicy: "Always"
+                }
+              ]
+            }
+          }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata:
+  name: sidecar-binding-test.example.com
+spec:
+  policyName: sidecar-policy.example.com
+  paramRef:
+    name: mesh-config
+    namespace: default
+    parameterNotFoundAction: Deny
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mesh-config
+  namespace: default
+data:
+  image: mesh/proxy:v1.0.0
+`
+
+func TestSidecarMerge(t *testing.T) {
+	pod := json.RawMessage(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"initContainers":[{"name":"setup","image":"busybox"}],"containers":[{"name":"web","image":"nginx"}]}}`)
+	resp, err := Admit(context.Background(), &wire.AdmitRequest{Documents: docs(t, sidecarPolicy), Requests: []wire.AdmitItem{{Object: pod}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := resp.Results[0]
+	t.Logf("%+v %s", r, r.PatchedObject)
+	if !r.Allowed || !strings.Contains(string(r.PatchedObject), `"name":"setup"`) || !strings.Contains(string(r.PatchedObject), `"image":"mesh/proxy:v1.0.0"`) {
+		t.Fatalf("want the sidecar merged beside setup by name")
+	}
+}
