@@ -56,6 +56,15 @@ $(BUILD)/%.wasm: $(WASM_SRCS) | tools
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
 
+# The admission module builds from go.mod as it is (upstream k8s.io/apiserver:
+# the reduced copies lack the admission plugins).
+$(WASM_ADM): $(WASM_SRCS) | tools
+	@mkdir -p $(BUILD)
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/celwasm-admission
+	@mv $@.tmp $@
+	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
+	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
+
 # The Go host embeds both modules compressed (host/module), committed so that
 # `go get` needs no build step; check-embed fails when the committed bytes
 # differ from this build.
