@@ -228,7 +228,7 @@ func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz aut
 			res.Message = err.Error()
 		}
 	}
-	if now := attrs.GetObject(); original != nil && now != nil && !apiequality.Semantic.DeepEqual(original, now) {
+	if now := attrs.GetObject(); res.Allowed && original != nil && now != nil && !apiequality.Semantic.DeepEqual(original, now) {
 		b, err := json.Marshal(now)
 		if err != nil {
 			return nil, err
