@@ -63,7 +63,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: "RBAC objects: " + err.Error()}
 	}
 	u := userInfo(req)
-	out := &wire.AdmitResponse{Results: make([]wire.AdmitResult, 0, len(req.Requests))}
+	out := &wire.AdmitResponse{Results: make([]wire.AdmitResult, 0, len(req.Requests)), Warnings: c.typeCheck()}
 	for i, item := range req.Requests {
 		res, err := c.admit(ctx, envs, authz, u, item)
 		if err != nil {

@@ -26,6 +26,7 @@ type cluster struct {
 	mapBindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
 	namespaces  map[string]*corev1.Namespace
 	resources   *resourceMap
+	schemas     map[schema.GroupVersionKind]json.RawMessage // CRDs' openAPIV3Schema per version
 	rbac        rbacObjects
 	objects     []*unstructured.Unstructured
 }
@@ -48,7 +49,10 @@ type crdNames struct {
 		} `json:"names"`
 		Scope    string `json:"scope"`
 		Versions []struct {
-			Name string `json:"name"`
+			Name   string `json:"name"`
+			Schema *struct {
+				OpenAPIV3Schema json.RawMessage `json:"openAPIV3Schema"`
+			} `json:"schema"`
 		} `json:"versions"`
 	} `json:"spec"`
 }
@@ -73,7 +77,7 @@ func decodeInto(doc []byte, v any) error {
 }
 
 func loadCluster(docs []json.RawMessage) (*cluster, error) {
-	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap()}
+	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap(), schemas: map[schema.GroupVersionKind]json.RawMessage{}}
 	for i, doc := range docs {
 		u, err := decodeObject(doc)
 		if err != nil {
@@ -123,7 +127,11 @@ func loadCluster(docs []json.RawMessage) (*cluster, error) {
 			}
 			s := crd.Spec
 			for _, v := range s.Versions {
-				c.resources.add(schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}, s.Names.Plural, s.Scope == "Namespaced")
+				gvk := schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}
+				c.resources.add(gvk, s.Names.Plural, s.Scope == "Namespaced")
+				if v.Schema != nil && len(v.Schema.OpenAPIV3Schema) > 0 {
+					c.schemas[gvk] = v.Schema.OpenAPIV3Schema
+				}
 			}
 		}
 		if target != nil {
