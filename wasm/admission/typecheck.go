@@ -35,7 +35,6 @@ func (c *cluster) typeCheck() []string {
 	return out
 }
 
-
 type crdSchemas map[schema.GroupVersionKind]json.RawMessage
 
 func (s crdSchemas) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {
