@@ -64,8 +64,9 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	}
 	u := userInfo(req)
 	out := &wire.AdmitResponse{Results: make([]wire.AdmitResult, 0, len(req.Requests)), Warnings: c.typeCheck()}
+	h := c.hooks(envs)
 	for i, item := range req.Requests {
-		res, err := c.admit(ctx, envs, authz, u, item)
+		res, err := c.admit(ctx, h, authz, u, item)
 		if err != nil {
 			var we *wire.Error
 			if errors.As(err, &we) {
@@ -131,7 +132,7 @@ func (w *warnings) AddWarning(_, text string) {
 	w.texts = append(w.texts, text)
 }
 
-func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, u user.Info, item wire.AdmitItem) (*wire.AdmitResult, error) {
+func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorizer, u user.Info, item wire.AdmitItem) (*wire.AdmitResult, error) {
 	op := admission.Operation(item.Operation)
 	var obj, old *unstructured.Unstructured
 	var err error
@@ -211,9 +212,9 @@ func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz aut
 	if obj != nil {
 		original = obj.DeepCopy()
 	}
-	err = c.mutate(ctx, envs, authz, matcher, attrs, o)
+	err = c.mutate(ctx, h.mutating, authz, matcher, attrs, o)
 	if err == nil {
-		err = c.validate(ctx, envs, authz, matcher, attrs, o)
+		err = c.validate(ctx, h.validating, authz, matcher, attrs, o)
 	}
 	res := &wire.AdmitResult{Allowed: true, Warnings: w.texts, AuditAnnotations: attrs.annotations, PatchedObject: json.RawMessage("null")}
 	if res.Warnings == nil {
@@ -298,8 +299,17 @@ func (c *cluster) params(pk *admissionregistrationv1.ParamKind) (*paramSource, m
 	return &paramSource{lister: cache.NewGenericLister(idx, info.resource.GroupResource())}, scope, nil
 }
 
-func (c *cluster) validate(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
-	var hooks []validating.PolicyHook
+// hooks are the policies with their bindings, compiled, as kube-apiserver's
+// policy sources hand them to the dispatchers: a policy without bindings is
+// left out, a paramKind the cluster does not serve is the hook's
+// configuration error.
+type hooks struct {
+	validating []validating.PolicyHook
+	mutating   []mutating.PolicyHook
+}
+
+func (c *cluster) hooks(envs *environment.EnvSet) hooks {
+	var h hooks
 	for _, p := range c.vaps {
 		var bindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
 		for _, b := range c.vapBindings {
@@ -310,26 +320,14 @@ func (c *cluster) validate(ctx context.Context, envs *environment.EnvSet, authz 
 		if len(bindings) == 0 {
 			continue
 		}
-		hook := validating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: c.vapEvaluator(envs, p)}
+		hook := validating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: compileVAP(envs, p)}
 		ps, scope, err := c.params(p.Spec.ParamKind)
 		if ps != nil {
 			hook.ParamInformer, hook.ParamScope = ps, scope
 		}
 		hook.ConfigurationError = err
-		hooks = append(hooks, hook)
+		h.validating = append(h.validating, hook)
 	}
-	if len(hooks) == 0 {
-		return nil
-	}
-	return validating.NewDispatcher(authz, generic.NewPolicyMatcher(m)).Dispatch(ctx, a, o, hooks)
-}
-
-func (c *cluster) vapEvaluator(envs *environment.EnvSet, p *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
-	return compileVAP(envs, p)
-}
-
-func (c *cluster) mutate(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
-	var hooks []mutating.PolicyHook
 	for _, p := range c.maps {
 		var bindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
 		for _, b := range c.mapBindings {
@@ -346,8 +344,19 @@ func (c *cluster) mutate(ctx context.Context, envs *environment.EnvSet, authz au
 			hook.ParamInformer, hook.ParamScope = ps, scope
 		}
 		hook.ConfigurationError = err
-		hooks = append(hooks, hook)
+		h.mutating = append(h.mutating, hook)
 	}
+	return h
+}
+
+func (c *cluster) validate(ctx context.Context, hooks []validating.PolicyHook, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
+	if len(hooks) == 0 {
+		return nil
+	}
+	return validating.NewDispatcher(authz, generic.NewPolicyMatcher(m)).Dispatch(ctx, a, o, hooks)
+}
+
+func (c *cluster) mutate(ctx context.Context, hooks []mutating.PolicyHook, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
 	if len(hooks) == 0 || a.GetObject() == nil {
 		return nil
 	}
