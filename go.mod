@@ -27,6 +27,17 @@ require (
 )
 
 require (
+	github.com/distribution/reference v0.6.0 // indirect
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
+	github.com/robfig/cron/v3 v3.0.1 // indirect
+	k8s.io/component-helpers v0.0.0 // indirect
+	k8s.io/controller-manager v0.0.0 // indirect
+	k8s.io/kubelet v0.0.0 // indirect
+	k8s.io/streaming v0.37.2 // indirect
+)
+
+require (
 	github.com/antlr/antlr4/runtime/Go/antlr v1.4.10 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -112,11 +123,12 @@ require (
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/api v0.37.2 // indirect
-	k8s.io/client-go v0.37.2 // indirect
-	k8s.io/component-base v0.37.2 // indirect
+	k8s.io/api v0.37.2
+	k8s.io/client-go v0.37.2
+	k8s.io/component-base v0.37.2
 	k8s.io/klog/v2 v2.140.0 // indirect
-	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
+	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad
+	k8s.io/kubernetes v1.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.36.0 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
@@ -131,3 +143,67 @@ replace github.com/google/cel-go => ./wasm/third_party/cel-go
 // WASI function with another signature and refuses a module importing it);
 // see wasm/third_party/klog/PATCHES.md.
 replace k8s.io/klog/v2 => ./wasm/third_party/klog
+
+// k8s.io/kubernetes (the native admission reference, conformance/admissionref) requires
+// its staging modules at v0.0.0; they are the v0.37.2 releases.
+replace k8s.io/api v0.0.0 => k8s.io/api v0.37.2
+
+replace k8s.io/apiextensions-apiserver v0.0.0 => k8s.io/apiextensions-apiserver v0.37.2
+
+replace k8s.io/apimachinery v0.0.0 => k8s.io/apimachinery v0.37.2
+
+replace k8s.io/apiserver v0.0.0 => k8s.io/apiserver v0.37.2
+
+replace k8s.io/cli-runtime v0.0.0 => k8s.io/cli-runtime v0.37.2
+
+replace k8s.io/client-go v0.0.0 => k8s.io/client-go v0.37.2
+
+replace k8s.io/cloud-provider v0.0.0 => k8s.io/cloud-provider v0.37.2
+
+replace k8s.io/cluster-bootstrap v0.0.0 => k8s.io/cluster-bootstrap v0.37.2
+
+replace k8s.io/code-generator v0.0.0 => k8s.io/code-generator v0.37.2
+
+replace k8s.io/component-base v0.0.0 => k8s.io/component-base v0.37.2
+
+replace k8s.io/component-helpers v0.0.0 => k8s.io/component-helpers v0.37.2
+
+replace k8s.io/controller-manager v0.0.0 => k8s.io/controller-manager v0.37.2
+
+replace k8s.io/cri-api v0.0.0 => k8s.io/cri-api v0.37.2
+
+replace k8s.io/cri-client v0.0.0 => k8s.io/cri-client v0.37.2
+
+replace k8s.io/cri-streaming v0.0.0 => k8s.io/cri-streaming v0.37.2
+
+replace k8s.io/csi-translation-lib v0.0.0 => k8s.io/csi-translation-lib v0.37.2
+
+replace k8s.io/dynamic-resource-allocation v0.0.0 => k8s.io/dynamic-resource-allocation v0.37.2
+
+replace k8s.io/endpointslice v0.0.0 => k8s.io/endpointslice v0.37.2
+
+replace k8s.io/externaljwt v0.0.0 => k8s.io/externaljwt v0.37.2
+
+replace k8s.io/kms v0.0.0 => k8s.io/kms v0.37.2
+
+replace k8s.io/kube-aggregator v0.0.0 => k8s.io/kube-aggregator v0.37.2
+
+replace k8s.io/kube-controller-manager v0.0.0 => k8s.io/kube-controller-manager v0.37.2
+
+replace k8s.io/kube-proxy v0.0.0 => k8s.io/kube-proxy v0.37.2
+
+replace k8s.io/kube-scheduler v0.0.0 => k8s.io/kube-scheduler v0.37.2
+
+replace k8s.io/kubectl v0.0.0 => k8s.io/kubectl v0.37.2
+
+replace k8s.io/kubelet v0.0.0 => k8s.io/kubelet v0.37.2
+
+replace k8s.io/metrics v0.0.0 => k8s.io/metrics v0.37.2
+
+replace k8s.io/mount-utils v0.0.0 => k8s.io/mount-utils v0.37.2
+
+replace k8s.io/pod-security-admission v0.0.0 => k8s.io/pod-security-admission v0.37.2
+
+replace k8s.io/sample-apiserver v0.0.0 => k8s.io/sample-apiserver v0.37.2
+
+replace k8s.io/streaming v0.0.0 => k8s.io/streaming v0.37.2
