@@ -138,7 +138,9 @@ func ReferenceAnswer(ctx context.Context, req *wire.AdmitRequest) (Answer, error
 	return NewAnswer(resp, err)
 }
 
-// JSON is the Answer's canonical JSON (object keys sorted).
+// JSON is the Answer's canonical JSON: object keys sorted (patched objects
+// included), no HTML escaping, no trailing newline. Decode another
+// implementation's answer into an Answer and compare the JSON of both.
 func (a Answer) JSON() ([]byte, error) {
 	b, err := json.Marshal(a)
 	if err != nil {
@@ -150,5 +152,11 @@ func (a Answer) JSON() ([]byte, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	var out bytes.Buffer
+	e := json.NewEncoder(&out)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
 }
