@@ -137,7 +137,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	if err != nil {
 		return nil, err
 	}
-	resp := &wire.AdmitResponse{Results: make([]wire.AdmitResult, len(items))}
+	resp := &wire.AdmitResponse{Results: make([]wire.AdmitResult, len(items)), Warnings: typeCheck(c.vaps, c.mapper, c.openapi)}
 	for i, it := range items {
 		res, err := c.admit(ctx, chain, it, userInfo)
 		if err != nil {
@@ -155,11 +155,11 @@ type cluster struct {
 	namespaces map[string]*corev1.Namespace // given or synthesized
 	nsOrder    []string
 	crds       []*apiextensionsv1.CustomResourceDefinition
+	vaps       []*admissionregistrationv1.ValidatingAdmissionPolicy
 	mapper     meta.RESTMapper
 	openapi    *openAPIClient
 	defaulter  *crdDefaulter
 	objects    admission.ObjectInterfaces
-	warnings   []string
 }
 
 func decodeObject(raw json.RawMessage, what string) (*unstructured.Unstructured, error) {
@@ -242,6 +242,9 @@ func newCluster(documents []json.RawMessage) (*cluster, error) {
 				return nil, err
 			}
 			if obj != nil {
+				if vap, ok := obj.(*admissionregistrationv1.ValidatingAdmissionPolicy); ok {
+					c.vaps = append(c.vaps, vap)
+				}
 				c.typed = append(c.typed, obj)
 				continue
 			}

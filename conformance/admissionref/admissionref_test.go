@@ -53,7 +53,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	var out bytes.Buffer
-	var requests, allowed, denied, warned, audited, patched, refused, failed int
+	var requests, allowed, denied, warned, audited, patched, refused, failed, typeWarned int
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			var first []byte
@@ -84,6 +84,9 @@ func TestCorpus(t *testing.T) {
 				}
 				return
 			}
+			if len(ans.Response.Warnings) > 0 {
+				typeWarned++
+			}
 			for _, r := range ans.Response.Results {
 				if r.Allowed {
 					allowed++
@@ -102,9 +105,9 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d cases, %d requests: %d allowed, %d denied, %d with warnings, %d with audit annotations, %d patched; %d cases refused as invalid policies, %d other errors",
-		len(cases), requests, allowed, denied, warned, audited, patched, refused, failed)
-	for what, n := range map[string]int{"allowed": allowed, "denied": denied, "warned": warned, "audited": audited, "patched": patched, "refused": refused, "failed": failed} {
+	t.Logf("%d cases, %d requests: %d allowed, %d denied, %d with warnings, %d with audit annotations, %d patched; %d cases refused as invalid policies, %d other errors; %d cases with type-checking warnings",
+		len(cases), requests, allowed, denied, warned, audited, patched, refused, failed, typeWarned)
+	for what, n := range map[string]int{"allowed": allowed, "denied": denied, "warned": warned, "audited": audited, "patched": patched, "refused": refused, "failed": failed, "type-warned": typeWarned} {
 		if n == 0 {
 			t.Errorf("no request or case %s: the corpus does not exercise it", what)
 		}
@@ -136,6 +139,9 @@ func checkCase(t *testing.T, c Case, a Answer) {
 	}
 	if a.Error != nil {
 		t.Fatalf("unexpected error %s: %s", js, a.Error.Detail)
+	}
+	if len(a.Response.Warnings) != c.TypeWarnings {
+		t.Errorf("%d type-checking warnings, want %d: %q", len(a.Response.Warnings), c.TypeWarnings, a.Response.Warnings)
 	}
 	for i, e := range c.Expect {
 		r := a.Response.Results[i]

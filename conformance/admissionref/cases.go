@@ -27,6 +27,8 @@ type Case struct {
 	Expect []Expect
 	// ExpectError is set when the whole request must fail.
 	ExpectError *ExpectError
+	// TypeWarnings is the expected number of type-checking warnings.
+	TypeWarnings int
 }
 
 // Expect are hand-written facts about one request's result, taken from the
@@ -52,8 +54,9 @@ type ExpectError struct {
 type caseFile struct {
 	Description string `json:"description"`
 	wire.AdmitRequest
-	Expect      []Expect     `json:"expect,omitempty"`
-	ExpectError *ExpectError `json:"expectError,omitempty"`
+	Expect       []Expect     `json:"expect,omitempty"`
+	ExpectError  *ExpectError `json:"expectError,omitempty"`
+	TypeWarnings int          `json:"typeWarnings,omitempty"`
 }
 
 // LoadCases reads every *.yaml file of dir, sorted by name.
@@ -86,11 +89,12 @@ func LoadCases(dir string) ([]Case, error) {
 			return nil, fmt.Errorf("%s: %d expect entries for %d requests", p, len(f.Expect), len(f.Requests))
 		}
 		cases = append(cases, Case{
-			Name:        strings.TrimSuffix(filepath.Base(p), ".yaml"),
-			Description: f.Description,
-			Request:     f.AdmitRequest,
-			Expect:      f.Expect,
-			ExpectError: f.ExpectError,
+			Name:         strings.TrimSuffix(filepath.Base(p), ".yaml"),
+			Description:  f.Description,
+			Request:      f.AdmitRequest,
+			Expect:       f.Expect,
+			ExpectError:  f.ExpectError,
+			TypeWarnings: f.TypeWarnings,
 		})
 	}
 	return cases, nil
