@@ -105,6 +105,7 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("compatibility version %s", CompatibilityVersion())
 	t.Logf("%d cases, %d requests: %d allowed, %d denied, %d with warnings, %d with audit annotations, %d patched; %d cases refused as invalid policies, %d other errors; %d cases with type-checking warnings",
 		len(cases), requests, allowed, denied, warned, audited, patched, refused, failed, typeWarned)
 	for what, n := range map[string]int{"allowed": allowed, "denied": denied, "warned": warned, "audited": audited, "patched": patched, "refused": refused, "failed": failed, "type-warned": typeWarned} {
