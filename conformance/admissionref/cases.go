@@ -119,20 +119,30 @@ type AnswerError struct {
 	Detail string `json:"-"`
 }
 
-// NewAnswer makes the Answer of a call's results.
+// NewAnswer makes the Answer of the reference's results.
 func NewAnswer(resp *wire.AdmitResponse, err error) (Answer, error) {
 	if err == nil {
 		return Answer{Response: resp}, nil
 	}
 	var ip *InvalidPolicyError
 	if errors.As(err, &ip) {
-		return Answer{Error: &AnswerError{Code: ip.Err.Code, Message: ip.Err.Message, FieldErrors: ip.FieldErrors, Detail: ip.Err.Message}}, nil
+		return ErrorAnswer(ip.Err.Code, ip.Err.Message, ip.FieldErrors), nil
 	}
 	var we *wire.Error
 	if errors.As(err, &we) {
-		return Answer{Error: &AnswerError{Code: we.Code, Detail: we.Message}}, nil
+		return ErrorAnswer(we.Code, we.Message, nil), nil
 	}
 	return Answer{}, err
+}
+
+// ErrorAnswer is the Answer of an error response (the engine's too): the
+// message and field errors are kept for invalid_policy only.
+func ErrorAnswer(code, message string, fieldErrors []wire.FieldError) Answer {
+	e := &AnswerError{Code: code, Detail: message}
+	if code == wire.CodeInvalidPolicy {
+		e.Message, e.FieldErrors = message, fieldErrors
+	}
+	return Answer{Error: e}
 }
 
 // ReferenceAnswer runs the reference on a request and returns its Answer;
