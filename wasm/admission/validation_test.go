@@ -278,6 +278,14 @@ spec:` + rules + `
   validations:
   - expression: "true"`, "metadata.labels"},
 
+	{"vap no name", `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {}
+spec:` + rules + `
+  auditAnnotations:
+  - key: k
+    valueExpression: "'v'"`, "name or generateName is required"},
+
 	// ValidatingAdmissionPolicyBinding
 	{"vapb valid", vapb("demo-binding", `
   policyName: demo
@@ -289,6 +297,7 @@ spec:` + rules + `
   policyName: demo
   validationActions: [Warn]
   paramRef: {selector: {matchLabels: {a: b}}, parameterNotFoundAction: Allow}`), ""},
+	{"vapb empty spec", vapb("demo-binding", " {}"), "spec.validationActions: Required value"},
 	{"vapb no policyName", vapb("demo-binding", `
   validationActions: [Deny]`), "spec.policyName: Required value"},
 	{"vapb no validationActions", vapb("demo-binding", `
