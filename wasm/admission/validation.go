@@ -74,16 +74,16 @@ var (
 )
 
 // invalidPolicyError is kube-apiserver's answer to the creation of an
-// invalid object: apierrors.NewInvalid's Status message and causes, as the
-// invalid_policy error.
+// invalid object, apierrors.NewInvalid's Status, as the invalid_policy
+// error. Its causes, statusCauses(st), are the fieldErrors docs/abi.md
+// promises; wire.Error has no member for them yet.
 func invalidPolicyError(gk schema.GroupKind, name string, errs field.ErrorList) *wire.Error {
 	st := apierrors.NewInvalid(gk, name, errs).Status()
 	return &wire.Error{Code: wire.CodeInvalidPolicy, Message: st.Message}
 }
 
-// statusCauses are the field errors of an Invalid Status (apierrors.NewInvalid's causes).
-func statusCauses(gk schema.GroupKind, name string, errs field.ErrorList) []wire.FieldError {
-	st := apierrors.NewInvalid(gk, name, errs).Status()
+// statusCauses are the field errors of an Invalid Status.
+func statusCauses(st metav1.Status) []wire.FieldError {
 	out := make([]wire.FieldError, 0, len(st.Details.Causes))
 	for _, c := range st.Details.Causes {
 		out = append(out, wire.FieldError{Field: c.Field, Type: string(c.Type), Message: c.Message})

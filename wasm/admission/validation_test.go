@@ -596,7 +596,7 @@ func TestPolicyValidationAsKubeAPIServer(t *testing.T) {
 				want[i] = wire.FieldError{Field: cs.Field, Type: string(cs.Type), Message: cs.Message}
 			}
 			causes += len(want)
-			diffLines(t, "Status causes", causeLines(statusCauses(gk, name, errs)), causeLines(want))
+			diffLines(t, "Status causes", causeLines(statusCauses(apierrors.NewInvalid(gk, name, errs).Status())), causeLines(want))
 		})
 	}
 	t.Logf("%d cases: %d valid, %d invalid with %d field errors, all as kube-apiserver", len(validationCases), valid, invalid, causes)
