@@ -667,3 +667,22 @@ func TestFirstInvalidInDocumentOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationFollowsCompatibilityVersion: new expressions compile in the
+// environment of the request's compatibility version, as in a kube-apiserver
+// emulating that version: two-variable comprehensions (Kubernetes 1.32) are
+// refused at 1.31 and accepted at the default version.
+func TestValidationFollowsCompatibilityVersion(t *testing.T) {
+	policy := docs(t, vap("labels", rules+`
+  validations:
+  - expression: "object.metadata.labels.all(k, v, v != '')"`))
+	if _, err := Admit(context.Background(), &wire.AdmitRequest{Documents: policy}); err != nil {
+		t.Fatalf("default compatibility version: %v", err)
+	}
+	_, err := Admit(context.Background(), &wire.AdmitRequest{Documents: policy, CompatibilityVersion: "1.31"})
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeInvalidPolicy ||
+		!strings.HasPrefix(we.Message, `ValidatingAdmissionPolicy.admissionregistration.k8s.io "labels" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.labels.all(k, v, v != '')": compilation failed: `) {
+		t.Fatalf("compatibility version 1.31: %v", err)
+	}
+}
