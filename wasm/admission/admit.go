@@ -43,9 +43,10 @@ import (
 )
 
 // Admit answers an admit request. An invalid policy or binding is an
-// invalid_policy error; a request item that cannot be admitted at all (not
-// a Kubernetes object, a kind the cluster does not serve) is a bad_request
-// error naming the item.
+// invalid_policy error; a document or object that is not a Kubernetes object,
+// or of a kind the cluster does not serve, is an invalid_object error, and a
+// request of the wrong shape (an UPDATE without oldObject, ...) a bad_request
+// error, each naming the item.
 func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, error) {
 	envs, err := envSet(req.CompatibilityVersion)
 	if err != nil {
@@ -73,7 +74,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 				we.Message = fmt.Sprintf("requests[%d]: %s", i, we.Message)
 				return nil, we
 			}
-			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("requests[%d]: %v", i, err)}
+			return nil, &wire.Error{Code: wire.CodeInternal, Message: fmt.Sprintf("requests[%d]: %v", i, err)}
 		}
 		out.Results = append(out.Results, *res)
 	}
@@ -133,40 +134,46 @@ func (w *warnings) AddWarning(_, text string) {
 }
 
 func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorizer, u user.Info, item wire.AdmitItem) (*wire.AdmitResult, error) {
-	op := admission.Operation(item.Operation)
-	var obj, old *unstructured.Unstructured
-	var err error
-	if present(item.Object) {
-		if obj, err = decodeObject(item.Object); err != nil {
-			return nil, fmt.Errorf("object: %v", err)
-		}
-	}
-	if present(item.OldObject) {
-		if old, err = decodeObject(item.OldObject); err != nil {
-			return nil, fmt.Errorf("oldObject: %v", err)
-		}
-	}
+	op := admission.Operation(strings.ToUpper(item.Operation))
 	if op == "" {
 		op = admission.Create
-		if old != nil {
+		if present(item.OldObject) {
 			op = admission.Update
 		}
 	}
 	switch op {
 	case admission.Create, admission.Connect:
-		if obj == nil {
-			return nil, fmt.Errorf("%s needs an object", op)
+		if present(item.OldObject) {
+			return nil, badRequest("%s takes no oldObject", op)
 		}
 	case admission.Update:
-		if obj == nil || old == nil {
-			return nil, fmt.Errorf("UPDATE needs an object and an old object")
+		if !present(item.OldObject) {
+			return nil, badRequest("UPDATE needs oldObject")
 		}
 	case admission.Delete:
-		if old == nil {
-			return nil, fmt.Errorf("DELETE needs the object being deleted (oldObject)")
+		if present(item.Object) || !present(item.OldObject) {
+			return nil, badRequest("DELETE takes the deleted object as oldObject and no object")
 		}
 	default:
-		return nil, fmt.Errorf("operation %q: want CREATE, UPDATE, DELETE or CONNECT", item.Operation)
+		return nil, badRequest("operation %q: want CREATE, UPDATE, DELETE or CONNECT", item.Operation)
+	}
+	if op != admission.Delete && !present(item.Object) {
+		return nil, badRequest("missing object")
+	}
+	var obj, old *unstructured.Unstructured
+	var err error
+	if present(item.Object) {
+		if obj, err = decodeObject(item.Object); err != nil {
+			return nil, invalidObject("object: %v", err)
+		}
+	}
+	if present(item.OldObject) {
+		if old, err = decodeObject(item.OldObject); err != nil {
+			return nil, invalidObject("oldObject: %v", err)
+		}
+	}
+	if obj != nil && old != nil && obj.GroupVersionKind() != old.GroupVersionKind() {
+		return nil, invalidObject("oldObject is a %s, object a %s", old.GroupVersionKind(), obj.GroupVersionKind())
 	}
 	subject := obj
 	if subject == nil {
@@ -175,7 +182,7 @@ func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorize
 	gvk := subject.GroupVersionKind()
 	info, ok := c.resources.lookup(gvk)
 	if !ok {
-		return nil, fmt.Errorf("no resource serves kind %q in %q (give its CustomResourceDefinition with -f)", gvk.Kind, gvk.GroupVersion())
+		return nil, invalidObject("no resource serves kind %q in %q (give its CustomResourceDefinition with -f)", gvk.Kind, gvk.GroupVersion())
 	}
 	namespace := ""
 	if info.namespaced {
@@ -229,7 +236,7 @@ func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorize
 			res.Message = err.Error()
 		}
 	}
-	if now := attrs.GetObject(); res.Allowed && original != nil && now != nil && !apiequality.Semantic.DeepEqual(original, now) {
+	if now := attrs.GetObject(); original != nil && now != nil && !apiequality.Semantic.DeepEqual(original, now) {
 		b, err := json.Marshal(now)
 		if err != nil {
 			return nil, err
@@ -237,6 +244,14 @@ func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorize
 		res.PatchedObject = b
 	}
 	return res, nil
+}
+
+func badRequest(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalidObject(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf(format, args...)}
 }
 
 func present(raw json.RawMessage) bool {

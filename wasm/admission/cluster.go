@@ -60,7 +60,7 @@ type crdNames struct {
 const admissionregistration = "admissionregistration.k8s.io/v1"
 
 func docErr(i int, format string, args ...any) *wire.Error {
-	return &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("documents[%d]: ", i) + fmt.Sprintf(format, args...)}
+	return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("documents[%d]: ", i) + fmt.Sprintf(format, args...)}
 }
 
 // decodeInto decodes an object strictly (unknown or duplicate fields are
@@ -78,7 +78,35 @@ func decodeInto(doc []byte, v any) error {
 
 func loadCluster(docs []json.RawMessage) (*cluster, error) {
 	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap(), schemas: map[schema.GroupVersionKind]json.RawMessage{}}
+	type document struct {
+		index int
+		doc   []byte
+	}
+	var expanded []document
 	for i, doc := range docs {
+		u, err := decodeObject(doc)
+		if err != nil {
+			return nil, docErr(i, "%v", err)
+		}
+		if u.GetKind() != "List" || u.GetAPIVersion() != "v1" {
+			expanded = append(expanded, document{i, doc})
+			continue
+		}
+		// kubectl apply -f takes kind: List as its items.
+		l, err := u.ToList()
+		if err != nil {
+			return nil, docErr(i, "%v", err)
+		}
+		for _, item := range l.Items {
+			b, err := item.MarshalJSON()
+			if err != nil {
+				return nil, docErr(i, "%v", err)
+			}
+			expanded = append(expanded, document{i, b})
+		}
+	}
+	for _, d := range expanded {
+		i, doc := d.index, d.doc
 		u, err := decodeObject(doc)
 		if err != nil {
 			return nil, docErr(i, "%v", err)
@@ -164,6 +192,11 @@ func decodeObject(doc []byte) (*unstructured.Unstructured, error) {
 	}
 	if _, err := schema.ParseGroupVersion(u.GetAPIVersion()); err != nil {
 		return nil, fmt.Errorf("not a Kubernetes object: %v", err)
+	}
+	if md, ok := m["metadata"]; ok {
+		if _, ok := md.(map[string]any); !ok {
+			return nil, fmt.Errorf("metadata: want a JSON object")
+		}
 	}
 	return u, nil
 }
