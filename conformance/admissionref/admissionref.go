@@ -139,7 +139,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	}
 	resp := &wire.AdmitResponse{Results: make([]wire.AdmitResult, len(items)), Warnings: typeCheck(c.vaps, c.mapper, c.openapi)}
 	for i, it := range items {
-		res, err := c.admit(ctx, chain, it, userInfo)
+		res, err := c.admitWhenReady(ctx, chain, it, userInfo)
 		if err != nil {
 			return nil, err
 		}
@@ -410,8 +410,6 @@ func (c *cluster) start(ctx context.Context, stop chan struct{}) (admission.Inte
 	if err := c.openapi.waitServed(wctx); err != nil {
 		return nil, fmt.Errorf("admissionref: the type converter manager did not fetch /openapi/v3: %w", err)
 	}
-	// The manager stores the paths right after Paths returns.
-	time.Sleep(20 * time.Millisecond)
 	return admission.WithAudit(chain), nil
 }
 
@@ -511,6 +509,27 @@ func (c *cluster) newItem(i int, r *wire.AdmitItem) (*item, error) {
 		it.namespace = it.name
 	}
 	return it, nil
+}
+
+// notYetServed is the mutating dispatcher's message while its type
+// converter manager has not stored the /openapi/v3 paths it fetched.
+const notYetServed = "There can be a delay between when CustomResourceDefinitions are created and when they are available."
+
+// admitWhenReady runs the chain, again while the mutating dispatcher says
+// it has no schema yet (its first /openapi/v3 fetch runs in a goroutine;
+// every kind the reference maps has a schema).
+func (c *cluster) admitWhenReady(ctx context.Context, chain admission.Interface, it *item, userInfo user.Info) (*wire.AdmitResult, error) {
+	for attempt := 0; ; attempt++ {
+		res, err := c.admit(ctx, chain, it, userInfo)
+		if err != nil || res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Message, notYetServed) || attempt == 50 {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item, userInfo user.Info) (*wire.AdmitResult, error) {
