@@ -100,6 +100,11 @@ func CompatibilityVersion() string {
 // over a fake cluster holding req.Documents. Errors are *wire.Error, or
 // *InvalidPolicyError (which unwraps to a *wire.Error).
 func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, error) {
+	return AdmitWithOptions(ctx, req, Options{})
+}
+
+// AdmitWithOptions is Admit with Options.
+func AdmitWithOptions(ctx context.Context, req *wire.AdmitRequest, opts Options) (*wire.AdmitResponse, error) {
 	if err := loadBuiltin(); err != nil {
 		return nil, err
 	}
@@ -113,6 +118,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	if err != nil {
 		return nil, err
 	}
+	c.opts = opts
 	items := make([]*item, len(req.Requests))
 	for i := range req.Requests {
 		it, err := c.newItem(i, &req.Requests[i])
@@ -156,6 +162,7 @@ type cluster struct {
 	nsOrder    []string
 	crds       []*apiextensionsv1.CustomResourceDefinition
 	vaps       []*admissionregistrationv1.ValidatingAdmissionPolicy
+	opts       Options
 	mapper     meta.RESTMapper
 	openapi    *openAPIClient
 	defaulter  *crdDefaulter
@@ -184,6 +191,12 @@ func decodeObject(raw json.RawMessage, what string) (*unstructured.Unstructured,
 	if md, ok := m["metadata"]; ok {
 		if _, ok := md.(map[string]any); !ok {
 			return nil, invalidObject("%s: metadata: want a JSON object", what)
+		}
+		// ObjectMeta as kube-apiserver decodes it (labels and annotations
+		// are string maps, and so on).
+		var om metav1.ObjectMeta
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(md.(map[string]any), &om); err != nil {
+			return nil, invalidObject("%s: metadata: %v", what, err)
 		}
 	}
 	return u, nil
@@ -540,6 +553,17 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 	if it.oldObject != nil {
 		old = it.oldObject.DeepCopy()
 	}
+	objects := c.objects
+	var typedObjs *typedObjects
+	if c.opts.TypedBuiltins {
+		var err error
+		if typedObjs, err = typed(it); err != nil {
+			return nil, err
+		}
+		if typedObjs != nil {
+			obj, old, objects = typedObjs.object, typedObjs.oldObject, typedObjs.interfaces
+		}
+	}
 	var options runtime.Object
 	switch it.op {
 	case admission.Create:
@@ -563,11 +587,11 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 			return
 		}
 		if m, ok := chain.(admission.MutationInterface); ok && chain.Handles(it.op) {
-			admitErr = m.Admit(actx, attrs, c.objects)
+			admitErr = m.Admit(actx, attrs, objects)
 		}
 		if admitErr == nil {
 			if v, ok := chain.(admission.ValidationInterface); ok && chain.Handles(it.op) {
-				admitErr = v.Validate(actx, attrs, c.objects)
+				admitErr = v.Validate(actx, attrs, objects)
 			}
 		}
 		for k, v := range ac.GetEventAnnotations() {
@@ -592,7 +616,13 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 		res.Reason = string(st.Reason)
 		res.Code = st.Code
 	}
-	if it.object != nil {
+	if it.object != nil && typedObjs != nil {
+		b, err := typedObjs.patched(it, attrs.GetObject())
+		if err != nil {
+			return nil, err
+		}
+		res.PatchedObject = b
+	} else if it.object != nil {
 		after, ok := attrs.GetObject().(*unstructured.Unstructured)
 		if !ok {
 			return nil, fmt.Errorf("admissionref: the chain left a %T", attrs.GetObject())

@@ -241,3 +241,30 @@ func TestDiff(t *testing.T) {
 		t.Error("invalid_policy messages are compared")
 	}
 }
+
+// TestTypedBuiltins measures what taking built-in objects as given
+// (unstructured) changes against kube-apiserver's typed handling
+// (Options.TypedBuiltins): it runs every case both ways and logs the cases
+// whose answers differ, with the differences.
+func TestTypedBuiltins(t *testing.T) {
+	cases, err := LoadCases(casesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for _, c := range cases {
+		u, err := NewAnswer(Admit(context.Background(), &c.Request))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		ty, err := NewAnswer(AdmitWithOptions(context.Background(), &c.Request, Options{TypedBuiltins: true}))
+		if err != nil {
+			t.Fatalf("%s: typed: %v", c.Name, err)
+		}
+		if d := Diff(u, ty); d != "" {
+			differ++
+			t.Logf("%s: as given (want) vs typed (got):\n%s", c.Name, d)
+		}
+	}
+	t.Logf("%d of %d cases answer differently with typed built-in objects", differ, len(cases))
+}

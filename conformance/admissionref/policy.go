@@ -17,7 +17,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
-	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	admissionregistrationv1defaults "k8s.io/kubernetes/pkg/apis/admissionregistration/v1"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration/validation"
 
