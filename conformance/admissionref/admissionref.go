@@ -100,6 +100,11 @@ func CompatibilityVersion() string {
 // over a fake cluster holding req.Documents. Errors are *wire.Error, or
 // *InvalidPolicyError (which unwraps to a *wire.Error).
 func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, error) {
+	return AdmitWithOptions(ctx, req, Options{})
+}
+
+// AdmitWithOptions is Admit with Options.
+func AdmitWithOptions(ctx context.Context, req *wire.AdmitRequest, opts Options) (*wire.AdmitResponse, error) {
 	if err := loadBuiltin(); err != nil {
 		return nil, err
 	}
@@ -113,6 +118,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	if err != nil {
 		return nil, err
 	}
+	c.opts = opts
 	items := make([]*item, len(req.Requests))
 	for i := range req.Requests {
 		it, err := c.newItem(i, &req.Requests[i])
@@ -139,7 +145,7 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 	}
 	resp := &wire.AdmitResponse{Results: make([]wire.AdmitResult, len(items)), Warnings: typeCheck(c.vaps, c.mapper, c.openapi)}
 	for i, it := range items {
-		res, err := c.admit(ctx, chain, it, userInfo)
+		res, err := c.admitWhenReady(ctx, chain, it, userInfo)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +162,7 @@ type cluster struct {
 	nsOrder    []string
 	crds       []*apiextensionsv1.CustomResourceDefinition
 	vaps       []*admissionregistrationv1.ValidatingAdmissionPolicy
+	opts       Options
 	mapper     meta.RESTMapper
 	openapi    *openAPIClient
 	defaulter  *crdDefaulter
@@ -184,6 +191,12 @@ func decodeObject(raw json.RawMessage, what string) (*unstructured.Unstructured,
 	if md, ok := m["metadata"]; ok {
 		if _, ok := md.(map[string]any); !ok {
 			return nil, invalidObject("%s: metadata: want a JSON object", what)
+		}
+		// ObjectMeta as kube-apiserver decodes it (labels and annotations
+		// are string maps, and so on).
+		var om metav1.ObjectMeta
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(md.(map[string]any), &om); err != nil {
+			return nil, invalidObject("%s: metadata: %v", what, err)
 		}
 	}
 	return u, nil
@@ -410,8 +423,6 @@ func (c *cluster) start(ctx context.Context, stop chan struct{}) (admission.Inte
 	if err := c.openapi.waitServed(wctx); err != nil {
 		return nil, fmt.Errorf("admissionref: the type converter manager did not fetch /openapi/v3: %w", err)
 	}
-	// The manager stores the paths right after Paths returns.
-	time.Sleep(20 * time.Millisecond)
 	return admission.WithAudit(chain), nil
 }
 
@@ -513,6 +524,27 @@ func (c *cluster) newItem(i int, r *wire.AdmitItem) (*item, error) {
 	return it, nil
 }
 
+// notYetServed is the mutating dispatcher's message while its type
+// converter manager has not stored the /openapi/v3 paths it fetched.
+const notYetServed = "There can be a delay between when CustomResourceDefinitions are created and when they are available."
+
+// admitWhenReady runs the chain, again while the mutating dispatcher says
+// it has no schema yet (its first /openapi/v3 fetch runs in a goroutine;
+// every kind the reference maps has a schema).
+func (c *cluster) admitWhenReady(ctx context.Context, chain admission.Interface, it *item, userInfo user.Info) (*wire.AdmitResult, error) {
+	for attempt := 0; ; attempt++ {
+		res, err := c.admit(ctx, chain, it, userInfo)
+		if err != nil || res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Message, notYetServed) || attempt == 50 {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item, userInfo user.Info) (*wire.AdmitResult, error) {
 	var obj, old runtime.Object
 	if it.object != nil {
@@ -520,6 +552,17 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 	}
 	if it.oldObject != nil {
 		old = it.oldObject.DeepCopy()
+	}
+	objects := c.objects
+	var typedObjs *typedObjects
+	if c.opts.TypedBuiltins {
+		var err error
+		if typedObjs, err = typed(it); err != nil {
+			return nil, err
+		}
+		if typedObjs != nil {
+			obj, old, objects = typedObjs.object, typedObjs.oldObject, typedObjs.interfaces
+		}
 	}
 	var options runtime.Object
 	switch it.op {
@@ -544,11 +587,11 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 			return
 		}
 		if m, ok := chain.(admission.MutationInterface); ok && chain.Handles(it.op) {
-			admitErr = m.Admit(actx, attrs, c.objects)
+			admitErr = m.Admit(actx, attrs, objects)
 		}
 		if admitErr == nil {
 			if v, ok := chain.(admission.ValidationInterface); ok && chain.Handles(it.op) {
-				admitErr = v.Validate(actx, attrs, c.objects)
+				admitErr = v.Validate(actx, attrs, objects)
 			}
 		}
 		for k, v := range ac.GetEventAnnotations() {
@@ -573,7 +616,13 @@ func (c *cluster) admit(ctx context.Context, chain admission.Interface, it *item
 		res.Reason = string(st.Reason)
 		res.Code = st.Code
 	}
-	if it.object != nil {
+	if it.object != nil && typedObjs != nil {
+		b, err := typedObjs.patched(it, attrs.GetObject())
+		if err != nil {
+			return nil, err
+		}
+		res.PatchedObject = b
+	} else if it.object != nil {
 		after, ok := attrs.GetObject().(*unstructured.Unstructured)
 		if !ok {
 			return nil, fmt.Errorf("admissionref: the chain left a %T", attrs.GetObject())

@@ -215,3 +215,56 @@ func contains(got, want any) bool {
 		return reflect.DeepEqual(got, want)
 	}
 }
+
+// TestDiff: Diff is empty for equal answers and names the field that differs.
+func TestDiff(t *testing.T) {
+	res := func(allowed bool, msg string, patched string) Answer {
+		p := json.RawMessage("null")
+		if patched != "" {
+			p = json.RawMessage(patched)
+		}
+		return Answer{Response: &wire.AdmitResponse{Results: []wire.AdmitResult{{Allowed: allowed, Message: msg, Warnings: []string{}, AuditAnnotations: map[string]string{}, PatchedObject: p}}}}
+	}
+	if d := Diff(res(true, "", `{"b":1,"a":2}`), res(true, "", `{"a":2, "b":1}`)); d != "" {
+		t.Errorf("equal answers (key order aside) differ: %s", d)
+	}
+	if d := Diff(res(false, "x", ""), res(true, "", "")); !strings.Contains(d, "results[0].allowed") || !strings.Contains(d, "results[0].message") {
+		t.Errorf("diff %q does not name allowed and message", d)
+	}
+	if d := Diff(res(true, "", `{"a":1}`), res(true, "", `{"a":2}`)); !strings.Contains(d, "results[0].patchedObject") {
+		t.Errorf("diff %q does not name patchedObject", d)
+	}
+	if d := Diff(ErrorAnswer(wire.CodeInvalidObject, "mine", nil), ErrorAnswer(wire.CodeInvalidObject, "theirs", nil)); d != "" {
+		t.Errorf("invalid_object messages are not compared, got %q", d)
+	}
+	if d := Diff(ErrorAnswer(wire.CodeInvalidPolicy, "a", nil), ErrorAnswer(wire.CodeInvalidPolicy, "b", nil)); d == "" {
+		t.Error("invalid_policy messages are compared")
+	}
+}
+
+// TestTypedBuiltins measures what taking built-in objects as given
+// (unstructured) changes against kube-apiserver's typed handling
+// (Options.TypedBuiltins): it runs every case both ways and logs the cases
+// whose answers differ, with the differences.
+func TestTypedBuiltins(t *testing.T) {
+	cases, err := LoadCases(casesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for _, c := range cases {
+		u, err := NewAnswer(Admit(context.Background(), &c.Request))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		ty, err := NewAnswer(AdmitWithOptions(context.Background(), &c.Request, Options{TypedBuiltins: true}))
+		if err != nil {
+			t.Fatalf("%s: typed: %v", c.Name, err)
+		}
+		if d := Diff(u, ty); d != "" {
+			differ++
+			t.Logf("%s: as given (want) vs typed (got):\n%s", c.Name, d)
+		}
+	}
+	t.Logf("%d of %d cases answer differently with typed built-in objects", differ, len(cases))
+}

@@ -174,3 +174,46 @@ func (a Answer) JSON() ([]byte, error) {
 	}
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
 }
+
+// Diff describes how got differs from want (both canonical Answers), per
+// result and field, or returns "" when their JSON is equal.
+func Diff(want, got Answer) string {
+	wj, err1 := want.JSON()
+	gj, err2 := got.JSON()
+	if err1 != nil || err2 != nil {
+		return fmt.Sprintf("cannot encode: %v %v", err1, err2)
+	}
+	if bytes.Equal(wj, gj) {
+		return ""
+	}
+	if want.Response == nil || got.Response == nil || len(want.Response.Results) != len(got.Response.Results) {
+		return fmt.Sprintf("want %s\n got %s", wj, gj)
+	}
+	var b strings.Builder
+	field := func(i int, name string, w, g any) {
+		wb, _ := json.Marshal(w)
+		gb, _ := json.Marshal(g)
+		if !bytes.Equal(wb, gb) {
+			fmt.Fprintf(&b, "results[%d].%s: want %s, got %s\n", i, name, wb, gb)
+		}
+	}
+	for i := range want.Response.Results {
+		w, g := want.Response.Results[i], got.Response.Results[i]
+		field(i, "allowed", w.Allowed, g.Allowed)
+		field(i, "message", w.Message, g.Message)
+		field(i, "reason", w.Reason, g.Reason)
+		field(i, "code", w.Code, g.Code)
+		field(i, "warnings", w.Warnings, g.Warnings)
+		field(i, "auditAnnotations", w.AuditAnnotations, g.AuditAnnotations)
+		wp, _ := Answer{Response: &wire.AdmitResponse{Results: []wire.AdmitResult{{PatchedObject: w.PatchedObject}}}}.JSON()
+		gp, _ := Answer{Response: &wire.AdmitResponse{Results: []wire.AdmitResult{{PatchedObject: g.PatchedObject}}}}.JSON()
+		if !bytes.Equal(wp, gp) {
+			fmt.Fprintf(&b, "results[%d].patchedObject: want %s, got %s\n", i, w.PatchedObject, g.PatchedObject)
+		}
+	}
+	field(-1, "warnings", want.Response.Warnings, got.Response.Warnings)
+	if b.Len() == 0 {
+		return fmt.Sprintf("want %s\n got %s", wj, gj)
+	}
+	return strings.TrimSuffix(strings.ReplaceAll(b.String(), "results[-1].", "response."), "\n")
+}

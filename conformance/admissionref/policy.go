@@ -17,7 +17,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
-	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	admissionregistrationv1defaults "k8s.io/kubernetes/pkg/apis/admissionregistration/v1"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration/validation"
 
@@ -31,13 +30,12 @@ import (
 func checkPolicy(u *unstructured.Unstructured) (runtime.Object, error) {
 	var (
 		versioned runtime.Object
-		internal  runtime.Object
 		validate  func() field.ErrorList
 	)
 	switch u.GetKind() {
 	case "ValidatingAdmissionPolicy":
 		v, in := &admissionregistrationv1.ValidatingAdmissionPolicy{}, &admissionregistration.ValidatingAdmissionPolicy{}
-		versioned, internal = v, in
+		versioned = v
 		validate = func() field.ErrorList {
 			admissionregistrationv1defaults.SetObjectDefaults_ValidatingAdmissionPolicy(v)
 			if err := legacyscheme.Scheme.Convert(v, in, nil); err != nil {
@@ -47,7 +45,7 @@ func checkPolicy(u *unstructured.Unstructured) (runtime.Object, error) {
 		}
 	case "ValidatingAdmissionPolicyBinding":
 		v, in := &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}, &admissionregistration.ValidatingAdmissionPolicyBinding{}
-		versioned, internal = v, in
+		versioned = v
 		validate = func() field.ErrorList {
 			admissionregistrationv1defaults.SetObjectDefaults_ValidatingAdmissionPolicyBinding(v)
 			if err := legacyscheme.Scheme.Convert(v, in, nil); err != nil {
@@ -57,7 +55,7 @@ func checkPolicy(u *unstructured.Unstructured) (runtime.Object, error) {
 		}
 	case "MutatingAdmissionPolicy":
 		v, in := &admissionregistrationv1.MutatingAdmissionPolicy{}, &admissionregistration.MutatingAdmissionPolicy{}
-		versioned, internal = v, in
+		versioned = v
 		validate = func() field.ErrorList {
 			admissionregistrationv1defaults.SetObjectDefaults_MutatingAdmissionPolicy(v)
 			if err := legacyscheme.Scheme.Convert(v, in, nil); err != nil {
@@ -67,7 +65,7 @@ func checkPolicy(u *unstructured.Unstructured) (runtime.Object, error) {
 		}
 	case "MutatingAdmissionPolicyBinding":
 		v, in := &admissionregistrationv1.MutatingAdmissionPolicyBinding{}, &admissionregistration.MutatingAdmissionPolicyBinding{}
-		versioned, internal = v, in
+		versioned = v
 		validate = func() field.ErrorList {
 			admissionregistrationv1defaults.SetObjectDefaults_MutatingAdmissionPolicyBinding(v)
 			if err := legacyscheme.Scheme.Convert(v, in, nil); err != nil {
@@ -78,7 +76,6 @@ func checkPolicy(u *unstructured.Unstructured) (runtime.Object, error) {
 	default:
 		return nil, nil
 	}
-	_ = internal
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, versioned); err != nil {
 		return nil, invalidObject("%s %q: %v", u.GetKind(), u.GetName(), err)
 	}
