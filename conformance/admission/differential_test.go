@@ -77,9 +77,10 @@ func TestDifferential(t *testing.T) {
 		{"module", rt.Admit},
 	}
 	compared := map[string]int{}
-	var allowed, denied, patched, errs int
+	var allowed, denied, patched, errs, ran int
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			ran++
 			ctx := context.Background()
 			want, err := admissionref.ReferenceAnswer(ctx, &c.Request)
 			if err != nil {
@@ -122,7 +123,7 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Logf("%d cases (%d allowed, %d denied, %d patched requests; %d error answers); equal to kube-apiserver: native %d, module %d",
 		len(cases), allowed, denied, patched, errs, compared["native"], compared["module"])
-	if allowed == 0 || denied == 0 || patched == 0 || errs == 0 {
+	if ran == len(cases) && (allowed == 0 || denied == 0 || patched == 0 || errs == 0) {
 		t.Errorf("the corpus must have allowed, denied and patched requests and error answers")
 	}
 }

@@ -213,7 +213,7 @@ func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorize
 
 	nsLister := c.namespaceLister(namespace)
 	matcher := matching.NewMatcher(nsLister, nil)
-	o := admission.NewObjectInterfacesFromScheme(runtime.NewScheme())
+	o := c.defaulter.objectInterfaces()
 
 	var original runtime.Object
 	if obj != nil {

@@ -9,6 +9,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "sigs.k8s.io/json"
@@ -27,6 +28,7 @@ type cluster struct {
 	namespaces  map[string]*corev1.Namespace
 	resources   *resourceMap
 	schemas     map[schema.GroupVersionKind]json.RawMessage // CRDs' openAPIV3Schema per version
+	defaulter   *crdDefaulter
 	rbac        rbacObjects
 	objects     []*unstructured.Unstructured
 }
@@ -77,7 +79,8 @@ func decodeInto(doc []byte, v any) error {
 }
 
 func loadCluster(docs []json.RawMessage) (*cluster, error) {
-	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap(), schemas: map[schema.GroupVersionKind]json.RawMessage{}}
+	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap(), schemas: map[schema.GroupVersionKind]json.RawMessage{},
+		defaulter: &crdDefaulter{schemas: map[schema.GroupVersionKind]*structuralschema.Structural{}}}
 	type document struct {
 		index int
 		doc   []byte
@@ -152,6 +155,9 @@ func loadCluster(docs []json.RawMessage) (*cluster, error) {
 			var crd crdNames
 			if err := json.Unmarshal(doc, &crd); err != nil {
 				return nil, docErr(i, "CustomResourceDefinition: %v", err)
+			}
+			if err := c.defaulter.add(doc); err != nil {
+				return nil, docErr(i, "CustomResourceDefinition %q: %v", u.GetName(), err)
 			}
 			s := crd.Spec
 			for _, v := range s.Versions {
