@@ -3,8 +3,8 @@
 #   make demo    evaluate seed examples over real manifests and events through the module
 #   make test    engine natively, the module through wazero and wasmtime-go, CLI, SDKs
 #   make bench   every benchmark → build/bench/*.json → docs/benchmarks.md (BENCH_QUICK=1: short)
-#   make wasm    build/celwasm.wasm and build/celwasm-full.wasm (+ .sha256), and the compressed
-#                copies the Go host embeds (RATIONALE.md, "Two modules")
+#   make wasm    build/celwasm.wasm, build/celwasm-full.wasm and build/celwasm-admission.wasm
+#                (+ .sha256), and the compressed copies the Go host embeds (RATIONALE.md, "Two modules")
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME; make soak: a million evaluations per host, memory flat
@@ -24,11 +24,14 @@ export GOFLAGS := -buildvcs=false
 BUILD     := build
 # The expression module and the module that serves every request (wasm/module/celwasm,
 # wasm/module/celwasm-full); hosts load the second only for CRD validation and Knative's
-# attrs/cesql filters.
+# attrs/cesql filters; the third (wasm/module/celwasm-admission) only for admission policies.
 WASM      := $(BUILD)/celwasm.wasm
 WASM_FULL := $(BUILD)/celwasm-full.wasm
+WASM_ADM  := $(BUILD)/celwasm-admission.wasm
 EMBED     := host/module/celwasm.wasm.zst
 EMBED_FULL := host/module/celwasm-full.wasm.zst
+EMBED_ADM := host/module/celwasm-admission.wasm.zst
+MODULES   := celwasm celwasm-full celwasm-admission
 CLI       := $(BUILD)/celwasm
 WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod go.sum
 
@@ -74,10 +77,10 @@ host/module/%.wasm.zst: $(BUILD)/%.wasm
 	cp $<.sha256 host/module/$*.wasm.sha256
 	@echo "$@: $$(stat -c %s $@) bytes"
 
-wasm: $(EMBED) $(EMBED_FULL)
+wasm: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 
 cli: $(CLI)
-$(CLI): $(EMBED) $(EMBED_FULL) $(shell find cmd host -name '*.go' -not -name '*_test.go')
+$(CLI): $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(shell find cmd host -name '*.go' -not -name '*_test.go')
 	$(GO) build -o $@ ./cmd/celwasm
 
 # The seed examples (KEP rule table, Knative filters) over real input.
@@ -94,30 +97,19 @@ test: check-version test-go repro check-embed conformance-go fuzz-smoke test-pro
 # tests) and the check that it is upstream v0.29.2 plus patches/*.patch (the
 # klog copy's check runs in test-proxywasm). The CRD differential test (conformance/crd) runs
 # once, in conformance-go.
-test-go: $(EMBED) $(EMBED_FULL) proxywasm-module
+test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	wasm/third_party/check-cel-go.sh
-	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
-	$(GO) test -count=1 -modfile=$(WASM_MOD) -run Patch k8s.io/apiserver/pkg/cel/library \
-		k8s.io/apiserver/pkg/cel/environment k8s.io/apiserver/pkg/authorization/authorizer \
-		k8s.io/apiserver/internal/patchcheck k8s.io/apiserver/pkg/admission/plugin/policy/generic \
-		k8s.io/apiserver/pkg/admission/plugin/webhook/generic k8s.io/apiserver/pkg/admission/plugin/webhook/predicates/namespace \
-		k8s.io/apiserver/pkg/admission/plugin/policy/matching k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch \
-		k8s.io/apiserver/pkg/admission/plugin/policy/validating k8s.io/apiserver/pkg/admission/plugin/policy/mutating \
-		k8s.io/apiserver/pkg/cel/openapi/resolver k8s.io/apiserver/pkg/admission \
-		k8s.io/apimachinery/pkg/api/resource k8s.io/apimachinery/pkg/util/net k8s.io/apimachinery/internal/patchcheck
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
-	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch k8s.io/api/internal/patchcheck \
-		k8s.io/api/admissionregistration/v1 k8s.io/api/admission/v1 k8s.io/api/authentication/v1 \
-		k8s.io/api/core/v1 k8s.io/api/rbac/v1 k8s.io/client-go/internal/patchcheck k8s.io/client-go/tools/cache
+	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go)
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
 # The committed compressed modules must be this tree's reproducible builds.
-check-embed: $(EMBED) $(EMBED_FULL)
-	@for m in celwasm celwasm-full; do \
+check-embed: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
+	@for m in $(MODULES); do \
 	  git ls-files --error-unmatch host/module/$$m.wasm.zst host/module/$$m.wasm.sha256 >/dev/null 2>&1 || { \
 	    echo "check-embed: host/module/$$m.wasm.zst is not committed"; exit 1; }; \
 	  git diff --quiet -- host/module/$$m.wasm.zst host/module/$$m.wasm.sha256 || { \
@@ -127,11 +119,12 @@ check-embed: $(EMBED) $(EMBED_FULL)
 
 # Two builds of each module from scratch (fresh build cache, another
 # directory) must give the recorded sha256.
-repro: $(WASM) $(WASM_FULL)
+repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	cp -r wasm wire go.mod go.sum $$tmp/; \
-	for m in celwasm celwasm-full; do \
-	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod && \
+	for m in $(MODULES); do \
+	  flavour=; [ $$m = celwasm-admission ] && flavour=admission; \
+	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
 	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.wasm ./wasm/module/$$m); \
 	  second=$$(sha256sum $$tmp/$$m.wasm | cut -d' ' -f1); \
 	  if [ "$$second" != "$$(cat $(BUILD)/$$m.wasm.sha256)" ]; then echo "repro: $$m MISMATCH $$second != $$(cat $(BUILD)/$$m.wasm.sha256)"; exit 1; fi; \
@@ -164,10 +157,10 @@ extism:
 test-extism:
 	$(MAKE) -C wasm/extism test
 
-test-js: $(EMBED) $(EMBED_FULL)
+test-js: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	$(MAKE) -C sdk-js test
 
-test-python: $(EMBED) $(EMBED_FULL) $(CLI)
+test-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI)
 	$(MAKE) -C sdk-python test
 
 # The batch stages (wasm/stagebench) as a WASI command, timed natively and
@@ -189,13 +182,13 @@ export BENCH_QUICK
 bench: bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
 	$(MAKE) bench-doc
 
-bench-go: $(EMBED) $(EMBED_FULL) $(CLI) $(STAGEBENCH) proxywasm-module
+bench-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH) proxywasm-module
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
-bench-crd: $(EMBED) $(EMBED_FULL)
+bench-crd: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	$(GO) run ./cmd/celwasm-crd-bench $(BENCH_SHORT) -o $(BUILD)/bench
 bench-js:
 	$(MAKE) -C sdk-js bench
-bench-python: $(EMBED) $(EMBED_FULL) $(CLI)
+bench-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI)
 	$(MAKE) -C sdk-python bench
 bench-proxywasm:
 	$(MAKE) -C wasm/proxywasm bench
@@ -205,7 +198,7 @@ bench-extism:
 # The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
 # dist/celwasm-<version>-py3-none-any.whl and dist/celwasm-<version>.tar.gz (sdist).
 VERSION_NUMBER := $(shell cat VERSION)
-dist: check-version $(EMBED) $(EMBED_FULL)
+dist: check-version $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	@mkdir -p dist
 	rm -f dist/celwasm-$(VERSION_NUMBER)*
 	$(MAKE) -C sdk-js build

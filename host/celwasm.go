@@ -68,6 +68,7 @@ type options struct {
 	gcPercent   int
 	beforeLoad  func(module, cacheDir string)
 	full        bool // this Runtime runs celwasm-full (no further module)
+	admission   bool // this Runtime runs celwasm-admission
 }
 
 // Option configures a Runtime.
@@ -136,6 +137,9 @@ type Runtime struct {
 
 	fullMu sync.Mutex
 	fullRT *Runtime // celwasm-full, loaded on first need
+
+	admissionMu sync.Mutex
+	admissionRT *Runtime // celwasm-admission, loaded on first admit
 }
 
 // New compiles the module (from the cache when possible) and creates the
@@ -149,7 +153,10 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 		o.instances = 1
 	}
 	name, sha := module.Expr.Name, ""
-	if o.full {
+	if o.admission {
+		name = module.Admission.Name
+		o.wasm, sha = module.Admission.Bytes(), module.Admission.SHA256()
+	} else if o.full {
 		name = module.Full.Name
 		o.wasm = o.fullWasm
 		if o.wasm == nil {
@@ -243,6 +250,32 @@ func (r *Runtime) fullRuntime(ctx context.Context) (*Runtime, error) {
 	return r.fullRT, nil
 }
 
+// admissionRuntime returns the Runtime of celwasm-admission, loading it on
+// first use.
+func (r *Runtime) admissionRuntime(ctx context.Context) (*Runtime, error) {
+	if r.opts.admission {
+		return r, nil
+	}
+	r.admissionMu.Lock()
+	defer r.admissionMu.Unlock()
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
+	}
+	if r.admissionRT == nil {
+		o := r.opts
+		o.admission, o.full = true, false
+		adm, err := New(ctx, func(dst *options) { *dst = o })
+		if err != nil {
+			return nil, err
+		}
+		r.admissionRT = adm
+	}
+	return r.admissionRT, nil
+}
+
 // FullLoaded reports whether celwasm-full has been loaded.
 func (r *Runtime) FullLoaded() bool {
 	r.fullMu.Lock()
@@ -268,6 +301,11 @@ func (r *Runtime) Close(ctx context.Context) error {
 		r.fullRT.Close(ctx)
 	}
 	r.fullMu.Unlock()
+	r.admissionMu.Lock()
+	if r.admissionRT != nil {
+		r.admissionRT.Close(ctx)
+	}
+	r.admissionMu.Unlock()
 	for {
 		select {
 		case in := <-r.idle:
@@ -512,8 +550,8 @@ type VersionInfo struct {
 	wire.VersionInfo
 	// ModuleSHA256 is the hex sha256 of the module bytes in use.
 	ModuleSHA256 string `json:"moduleSha256"`
-	// Modules describes both modules: the expression module, then
-	// celwasm-full (loaded or not).
+	// Modules describes the three modules: the expression module, then
+	// celwasm-full and celwasm-admission (loaded or not).
 	Modules []ModuleInfo `json:"modules"`
 	// Engine is the WebAssembly runtime.
 	Engine string `json:"engine"`
@@ -552,13 +590,22 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 		full.Size, full.SHA256 = len(module.Full.Bytes()), module.Full.SHA256()
 	}
 	r.fullMu.Unlock()
-	v.Modules = append(v.Modules, full)
+	adm := ModuleInfo{Name: module.Admission.Name}
+	r.admissionMu.Lock()
+	if r.admissionRT != nil {
+		adm.Size, adm.SHA256, adm.Loaded = len(r.admissionRT.opts.wasm), r.admissionRT.sha, true
+	} else {
+		adm.Size, adm.SHA256 = len(module.Admission.Bytes()), module.Admission.SHA256()
+	}
+	r.admissionMu.Unlock()
+	v.Modules = append(v.Modules, full, adm)
 	return &v, nil
 }
 
 // ModuleInfo describes one module.
 type ModuleInfo struct {
-	// Name is "celwasm" (expressions) or "celwasm-full" (every request).
+	// Name is "celwasm" (expressions), "celwasm-full" (every request but
+	// admit) or "celwasm-admission" (admit).
 	Name string `json:"name"`
 	// Size is the module's size in bytes, uncompressed.
 	Size int `json:"size"`

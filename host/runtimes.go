@@ -38,6 +38,7 @@ const (
 	ExportEvalBatch      = wasmrt.ExportEvalBatch
 	ExportValidate       = wasmrt.ExportValidate
 	ExportCost           = wasmrt.ExportCost
+	ExportAdmit          = wasmrt.ExportAdmit
 	ExportInput          = wasmrt.ExportInput
 	ExportEvalActivation = wasmrt.ExportEvalActivation
 )

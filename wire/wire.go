@@ -58,11 +58,14 @@ const (
 
 // The modules (RATIONALE.md, "Two modules"): ModuleExpr evaluates
 // expressions (compile, eval, eval_batch, the filter and when dialects but
-// CESQL); ModuleFull serves every request, including CRD validate and cost
-// and cesql filters, which need dependencies other than CEL.
+// CESQL); ModuleFull serves every request but admit, including CRD validate
+// and cost and cesql filters, which need dependencies other than CEL;
+// ModuleAdmission serves admit (admission policies, k8s.io/apiserver's
+// admission plugins) besides compile, eval and eval_batch.
 const (
-	ModuleExpr = "celwasm"
-	ModuleFull = "celwasm-full"
+	ModuleExpr      = "celwasm"
+	ModuleFull      = "celwasm-full"
+	ModuleAdmission = "celwasm-admission"
 )
 
 // Error is the error object of every failed call: {"error": {...}}.
@@ -74,6 +77,9 @@ type Error struct {
 	Cost *uint64 `json:"cost,omitempty"`
 	// Module names the module that serves the request (code needs_module).
 	Module string `json:"module,omitempty"`
+	// FieldErrors are the field errors of an invalid_policy error, as
+	// kube-apiserver's validation names them.
+	FieldErrors []FieldError `json:"fieldErrors,omitempty"`
 }
 
 // Issue is one compile problem. Line and Column are 1-based (Column counts

@@ -46,6 +46,7 @@ Usage:
   celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
   celwasm validate --crd CRD.yaml OBJ.yaml   custom resources against a CRD, as kube-apiserver (--old for updates)
   celwasm cost --crd CRD.yaml                a CRD's rule cost estimates against the limits, explained
+  celwasm admit -f POLICIES.yaml OBJ.yaml    admission policies (VAP, MAP) on objects, as kube-apiserver
   celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'celwasm COMMAND -h' for a command's flags.
@@ -86,6 +87,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdValidate(ctx, args[1:], stdin, stdout, stderr)
 	case "cost":
 		return cmdCost(ctx, args[1:], stdin, stdout, stderr)
+	case "admit":
+		return cmdAdmit(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,7 +1,7 @@
 // Package module embeds the celwasm WebAssembly modules, compressed, so that
 // `go get github.com/celwasm/celwasm/host` works with no build step: `make
 // wasm` builds them (GOOS=wasip1 GOARCH=wasm -buildmode=c-shared, from
-// wasm/module/celwasm and wasm/module/celwasm-full) and compresses each into
+// wasm/module/celwasm, celwasm-full and celwasm-admission) and compresses each into
 // <name>.wasm.zst, which is committed; `make check-embed` fails when the
 // committed bytes differ from the reproducible build. The first process that
 // needs a module decompresses it once into the user's cache directory
@@ -11,7 +11,8 @@
 // Two modules (RATIONALE.md, "Two modules"): Expr, the expression module
 // every Runtime loads, and Full, which serves every request and which a
 // Runtime loads only for what Expr answers with code needs_module (CRD
-// validation, Knative's attrs and cesql filters).
+// validation, Knative's attrs and cesql filters); Admission, loaded only for
+// admission policies (admit).
 package module
 
 import (
@@ -38,11 +39,15 @@ var (
 	fullZst []byte
 	//go:embed celwasm-full.wasm.sha256
 	fullSHA string
+	//go:embed celwasm-admission.wasm.zst
+	admissionZst []byte
+	//go:embed celwasm-admission.wasm.sha256
+	admissionSHA string
 )
 
 // A Module is one embedded module.
 type Module struct {
-	// Name is the module's name (wire.ModuleExpr, wire.ModuleFull).
+	// Name is the module's name (wire.ModuleExpr, wire.ModuleFull, wire.ModuleAdmission).
 	Name       string
 	compressed []byte
 	recorded   string
@@ -53,10 +58,12 @@ type Module struct {
 var (
 	Expr = newModule("celwasm", exprZst, exprSHA)
 	Full = newModule("celwasm-full", fullZst, fullSHA)
+	// Admission serves admit (admission policies); loaded only for it.
+	Admission = newModule("celwasm-admission", admissionZst, admissionSHA)
 )
 
 // All lists the embedded modules, Expr first.
-func All() []*Module { return []*Module{Expr, Full} }
+func All() []*Module { return []*Module{Expr, Full, Admission} }
 
 func newModule(name string, z []byte, sha string) *Module {
 	m := &Module{Name: name, compressed: z, recorded: strings.TrimSpace(sha)}

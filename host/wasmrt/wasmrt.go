@@ -60,6 +60,7 @@ const (
 	ExportCost
 	ExportInput
 	ExportEvalActivation
+	ExportAdmit
 	// NumExports is the number of exports.
 	NumExports
 )
@@ -69,6 +70,7 @@ var ExportNames = [NumExports]string{
 	"celwasm_alloc", "celwasm_dealloc", "celwasm_compile", "celwasm_eval", "celwasm_free", "celwasm_version",
 	"celwasm_interrupt_flag", "celwasm_eval_batch",
 	"celwasm_validate", "celwasm_cost", "celwasm_input", "celwasm_eval_activation",
+	"celwasm_admit",
 }
 
 // MaxArgs is the most arguments an export takes (celwasm_eval_activation).

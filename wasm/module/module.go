@@ -15,9 +15,11 @@
 package module
 
 import (
+	"encoding/json"
 	"unsafe"
 
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wire"
 )
 
 var (
@@ -32,9 +34,9 @@ var (
 // (request bytes in, response bytes out, valid until the next call), Free
 // for celwasm_free, and EvalActivation for celwasm_eval_activation.
 type Table struct {
-	Compile, Eval, EvalBatch, Validate, Cost, Input func(req []byte) []byte
-	Version                                         func() []byte
-	Free                                            func(handle uint32) bool
+	Compile, Eval, EvalBatch, Validate, Cost, Input, Admit func(req []byte) []byte
+	Version                                                func() []byte
+	Free                                                   func(handle uint32) bool
 	// EvalActivation evaluates a program over an activation's JSON alone
 	// (abi.Handler.EvalActivation): a packed bool result, or response bytes.
 	EvalActivation func(handle uint32, costLimit uint64, activation []byte) (packed uint32, resp []byte)
@@ -50,6 +52,7 @@ func Serve(t Table) {
 		exportCost:      t.Cost,
 		exportVersion:   func([]byte) []byte { return t.Version() },
 		exportInput:     t.Input,
+		exportAdmit:     t.Admit,
 	}
 	free = t.Free
 	evalActivationHandler = t.EvalActivation
@@ -124,6 +127,7 @@ const (
 	exportCost
 	exportVersion
 	exportInput
+	exportAdmit
 	numExports
 )
 
@@ -190,6 +194,12 @@ func version() uint64 {
 //go:wasmexport celwasm_input
 func readInput(ptr, length uint32) uint64 { return serve(exportInput, ptr, length) }
 
+// celwasm_admit answers admission requests (docs/abi.md, "admit"); only
+// the admission module serves them, the others answer needs_module.
+//
+//go:wasmexport celwasm_admit
+func admit(ptr, length uint32) uint64 { return serve(exportAdmit, ptr, length) }
+
 // celwasm_free releases a program; it returns 1 if the handle was known.
 //
 //go:wasmexport celwasm_free
@@ -211,3 +221,14 @@ func interruptFlag() uint32 {
 }
 
 func main() {}
+
+// Elsewhere answers every request of an export with code needs_module,
+// naming the module that serves it and why this one does not
+// (RATIONALE.md, "Two modules").
+func Elsewhere(export, module, why string) func([]byte) []byte {
+	b, _ := json.Marshal(struct {
+		Error *wire.Error `json:"error"`
+	}{&wire.Error{Code: wire.CodeNeedsModule, Module: module,
+		Message: export + " needs the module " + module + " (" + why + ")"}})
+	return func([]byte) []byte { return b }
+}

@@ -12,6 +12,7 @@ import (
 	_ "github.com/celwasm/celwasm/wasm/events/knative"
 	"github.com/celwasm/celwasm/wasm/input"
 	"github.com/celwasm/celwasm/wasm/module"
+	"github.com/celwasm/celwasm/wire"
 )
 
 func init() {
@@ -20,6 +21,7 @@ func init() {
 	module.Serve(module.Table{
 		Compile: h.Compile, Eval: h.Eval, EvalBatch: h.EvalBatch,
 		Validate: crd.Validate, Cost: crd.Cost,
+		Admit:   module.Elsewhere("admit", wire.ModuleAdmission, "admission policies are served by their own module, loaded only when used"),
 		Version: h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
 	})
 }

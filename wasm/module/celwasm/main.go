@@ -8,8 +8,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/input"
 	"github.com/celwasm/celwasm/wasm/module"
@@ -20,18 +18,16 @@ func init() {
 	h := abi.NewHandler()
 	module.Serve(module.Table{
 		Compile: h.Compile, Eval: h.Eval, EvalBatch: h.EvalBatch,
-		Validate: elsewhere("validate"), Cost: elsewhere("cost"),
-		Version: h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
+		Validate: module.Elsewhere("validate", wire.ModuleFull, crdWhy),
+		Cost:     module.Elsewhere("cost", wire.ModuleFull, crdWhy),
+		Admit:    module.Elsewhere("admit", wire.ModuleAdmission, admissionWhy),
+		Version:  h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
 	})
 }
 
-// elsewhere answers every request of a CRD export with needs_module.
-func elsewhere(export string) func([]byte) []byte {
-	b, _ := json.Marshal(struct {
-		Error *wire.Error `json:"error"`
-	}{&wire.Error{Code: wire.CodeNeedsModule, Module: wire.ModuleFull,
-		Message: export + " needs the module " + wire.ModuleFull + " (CRD validation links k8s.io/apiextensions-apiserver, which the expression module leaves out)"}})
-	return func([]byte) []byte { return b }
-}
+const (
+	crdWhy       = "CRD validation links k8s.io/apiextensions-apiserver, which the expression module leaves out"
+	admissionWhy = "admission links k8s.io/apiserver's admission plugins, which the expression module leaves out"
+)
 
 func main() {}

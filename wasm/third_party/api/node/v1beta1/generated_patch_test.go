@@ -1,0 +1,20 @@
+package v1beta1
+
+import (
+	"testing"
+
+	"k8s.io/api/internal/patchcheck"
+)
+
+// TestPatchIsOnlyTheDeclaredEdits: generated.pb.go without the protobuf
+// encoding methods and their helpers; String and Reset stay (PATCHES.md,
+// "No protobuf encoding").
+func TestPatchIsOnlyTheDeclaredEdits(t *testing.T) {
+	patchcheck.Check(t, "../..", patchcheck.Patch{
+		File:          "node/v1beta1/generated.pb.go",
+		RemoveMethods: []string{"Marshal", "MarshalTo", "MarshalToSizedBuffer", "Size", "Unmarshal"},
+		RemoveDecls: []string{"encodeVarintGenerated", "sovGenerated", "sozGenerated", "skipGenerated",
+			"ErrInvalidLengthGenerated", "ErrIntOverflowGenerated", "ErrUnexpectedEndOfGroupGenerated"},
+		RemoveImports: []string{"io io", "v11 k8s.io/api/core/v1", "k8s_io_apimachinery_pkg_api_resource k8s.io/apimachinery/pkg/api/resource", "resource k8s.io/apimachinery/pkg/api/resource", "math_bits math/bits"},
+	})
+}
