@@ -17,6 +17,7 @@ import io
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import pytest
@@ -138,3 +139,46 @@ def test_json_to_yaml_refuses_what_go_yaml_cannot_read() -> None:
         with pytest.raises(ValueError):
             json_to_yaml(bad)
     assert json_to_yaml({"a": "x\x85y", "b": "x \x85 \x85y"}) == "a: x y\nb: |-\n  x\n  y\n"
+
+
+def test_mutated_objects_print_as_go_yaml_does(tmp_path: Path) -> None:
+    """The YAML of mutated objects against go-yaml itself, through the Go CLI: a
+    MutatingAdmissionPolicy copies a ConfigMap's data — generated strings that need every
+    scalar style, folding and escapes — into a Deployment's annotations."""
+    import json
+    import random
+
+    rnd = random.Random(21)
+    pieces = ["a", "b c", " ", "  ", "\n", "\n\n", "\t", ":", ": ", "#", " #", "-", "- ", "?", "'", '"', "\\", "{", "]", ",", "&", "*", "!",
+              "|", ">", "%", "@", "`", "~", "true", "no", "null", "0", "07", "08", "0x1F", "1e3", "1_0", ".5", "12:30", "2024-01-01",
+              "2024-01-01T00:00:00Z", "é", "日本", "😀", "\u00a0", "\x00", "\x1b", "\u2028", "---", "...", "x" * 40, "word " * 12]
+    data = {}
+    for i in range(400):
+        n = rnd.choice([1, 1, 2, 3, 5, 8])
+        data["k%03d" % i] = "".join(rnd.choice(pieces) for _ in range(n))
+    policy = (FIX / "annotate-policy.yaml").read_text()
+    head = policy[: policy.rindex("---")]
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "annotations", "namespace": "default"}, "data": data}
+    # JSON as YAML reads it: characters outside the BMP raw (not as surrogate escapes), U+2028
+    # escaped (a raw one is a line break to YAML).
+    text = json.dumps(cm, ensure_ascii=False).replace("\u2028", "\\u2028")
+    (tmp_path / "policy.yaml").write_text(head + "---\n" + text + "\n", "utf-8")
+    (tmp_path / "deployments.yaml").write_bytes((FIX / "deployments.yaml").read_bytes())
+    args = ["-f", "policy.yaml", "deployments.yaml"]
+    assert GO is not None
+    p = subprocess.run([GO, "admit"] + args, capture_output=True, timeout=600, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout.count(b"  mutated by admission to:") == 2, p.stderr
+    out, err = io.BytesIO(), io.StringIO()
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        rc = _cli.run(["admit"] + args, stdin=io.BytesIO(b""), stdout=out, stderr=err)
+    finally:
+        os.chdir(cwd)
+    assert rc == 0
+    assert out.getvalue() == p.stdout
+    # Every scalar style and the folding of long lines were exercised.
+    for needle in (b": |-\n", b": |+\n", b": |2", b": '", b': "', b"\\t", b"\\U0001F600", b"\\L", b"''", b"\n          word"):
+        assert needle in p.stdout, needle
