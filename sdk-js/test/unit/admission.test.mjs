@@ -126,6 +126,11 @@ const cases = () => [
     },
   },
   {
+    name: 'annotate policy: a param\'s data applied as annotations, then a JSONPatch',
+    args: ['-f', 'annotate-policy.yaml', '-o', 'json', 'deployments.yaml'],
+    request: { documents: docs('annotate-policy.yaml'), requests: deployments().map((object) => ({ object })) },
+  },
+  {
     name: 'a kind no policy matches, in the namespace given, at a compatibility version',
     args: ['-f', 'demo-policy.yaml', '--namespace-name', 'team-a', '--compatibility-version', '1.34', '-o', 'json', 'pod.yaml'],
     request: { documents: docs('demo-policy.yaml'), requests: pod().map((object) => ({ object, namespace: 'team-a' })), compatibilityVersion: '1.34' },
@@ -201,6 +206,19 @@ test('admit: the expression module answers needs_module; celwasm-admission is lo
     fresh.close();
   }
   assert.throws(() => fresh.admit(cases()[0].request), (e) => e instanceof CelError && e.code === 'closed');
+});
+
+test('admit: a browser-like source that cannot be compiled synchronously asks for loadAdmission', async () => {
+  const admissionWasm = Promise.resolve(new URL('../../dist/celwasm-admission.wasm', import.meta.url));
+  const b = await Runtime.load({ wasm: rt.module, admissionWasm });
+  try {
+    const request = cases()[0].request;
+    assert.throws(() => b.admit(request), (e) => e instanceof CelError && e.code === 'needs_module' && e.module === 'celwasm-admission' && /loadAdmission\(\)/.test(e.message));
+    await b.loadAdmission();
+    assert.deepEqual(b.admit(request), rt.admit(request));
+  } finally {
+    b.close();
+  }
 });
 
 test('bad input: typed errors, with the Go CLI\'s messages', () => {
