@@ -37,7 +37,6 @@ from ._errors import CelError, CompileError
 from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
 from ._errors import InvalidCRDError, InvalidPolicyError
 from ._gocompat import _max_depth, go_parse_uint, go_quote_string
-from ._goyaml import json_to_yaml
 from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
@@ -1022,6 +1021,14 @@ def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
                 out.append("  %s: rule %s (%s)\n" % (e.field, go_quote_string(e.rule.rule), e.rule.schema_path))
 
 
+def _yaml_out(v: Any) -> str:
+    """v as YAML the way the Go CLI prints patched objects (the module's
+    celwasm_input "yaml": sigs.k8s.io/yaml's JSONToYAML)."""
+    text = json.dumps(v, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    out: str = json.loads(_input("yaml", text)[1][0])
+    return out
+
+
 def _json_out(v: Any) -> bytes:
     """-o json: v written as the Go CLI writes it (the module's celwasm_input
     "json": Go's indenting Encoder without HTML escaping)."""
@@ -1410,7 +1417,7 @@ def _cmd_admit(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr:
         patched = r.get("patchedObject")
         if patched is not None:
             try:
-                y = json_to_yaml(patched)
+                y = _yaml_out(patched)
             except ValueError:
                 continue
             out.append("  mutated by admission to:\n")
