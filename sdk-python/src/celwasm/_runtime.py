@@ -160,7 +160,8 @@ class VersionInfo:
     module_sha256: str
     #: the WebAssembly runtime, e.g. "wasmtime-py 50.0.1".
     engine: str
-    #: both modules: the expression module, then celwasm-full (loaded or not).
+    #: the three modules: the expression module, then celwasm-full and
+    #: celwasm-admission (loaded or not).
     modules: Tuple["ModuleInfo", ...] = ()
 
 
@@ -643,25 +644,16 @@ class Runtime:
                 default_cost_limit=int(v.get("defaultCostLimit", DEFAULT_COST_LIMIT)),
                 module_sha256=self.module.sha256,
                 engine="wasmtime-py " + _module.wasmtime_version(),
-                modules=(ModuleInfo(self.module.name, self.module.size, self.module.sha256, True), self._full_info()),
+                modules=(ModuleInfo(self.module.name, self.module.size, self.module.sha256, True), self._full_info(), self._admission_info()),
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InternalError("malformed version response: %r" % raw[:2000]) from None
 
     def _full_info(self) -> "ModuleInfo":
-        full = self._full
-        if full is not None:
-            m = full.module
-            return ModuleInfo(m.name, m.size, m.sha256, True)
-        if self._full_module is not None:
-            m = self._full_module
-            return ModuleInfo(m.name, m.size, m.sha256, False)
-        path = _module._packaged_module(_module.FULL_MODULE)
-        env = os.environ.get("CELWASM_FULL_WASM")
-        if env:
-            p = Path(env)
-            return ModuleInfo(_module.FULL_MODULE, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
-        return ModuleInfo(_module.FULL_MODULE, path.stat().st_size, _module.packaged_sha256(_module.FULL_MODULE), False)
+        return _lazy_module_info(self._full, self._full_module, _module.FULL_MODULE)
+
+    def _admission_info(self) -> "ModuleInfo":
+        return _lazy_module_info(self._admission, self._admission_module, _module.ADMISSION_MODULE)
 
     @property
     def instances(self) -> int:
@@ -741,6 +733,22 @@ def shared_full_module(on_compile: Optional[Callable[[Optional[Path]], None]] = 
         if _shared_full_module is None:
             _shared_full_module = Module(name=_module.FULL_MODULE, on_compile=on_compile)
         return _shared_full_module
+
+
+def _lazy_module_info(loaded: Optional["Runtime"], given: Optional[Module], name: str) -> "ModuleInfo":
+    """A module loaded on first need: as loaded, as given, from its
+    environment variable, or the packaged one (not loaded)."""
+    if loaded is not None:
+        m = loaded.module
+        return ModuleInfo(m.name, m.size, m.sha256, True)
+    if given is not None:
+        return ModuleInfo(given.name, given.size, given.sha256, False)
+    env = os.environ.get(_module._PATH_ENV[name])
+    if env:
+        p = Path(env)
+        return ModuleInfo(name, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
+    path = _module._packaged_module(name)
+    return ModuleInfo(name, path.stat().st_size, _module.packaged_sha256(name), False)
 
 
 _shared_admission_module: Optional[Module] = None
