@@ -97,8 +97,9 @@ func TestAdmit(t *testing.T) {
 }
 
 // TestAdmitBadInput: documents and objects that are not Kubernetes objects,
-// kinds nobody serves and unknown policy fields are bad_request errors
-// naming the item, and the runtime goes on.
+// kinds nobody serves and unknown policy fields are invalid_object errors,
+// requests of the wrong shape bad_request errors, each naming the item; the
+// runtime goes on.
 func TestAdmitBadInput(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		rt := newRT(celwasm.WithInstances(1))
@@ -106,19 +107,20 @@ func TestAdmitBadInput(t *testing.T) {
 		for _, c := range []struct {
 			name string
 			req  celwasm.AdmitRequest
+			code string
 			want string
 		}{
-			{"document not an object", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`[1]`)}}, "documents[0]: not a Kubernetes object"},
-			{"document without kind", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`{"apiVersion":"v1"}`)}}, "documents[0]: not a Kubernetes object: apiVersion and kind are required"},
-			{"unknown policy field", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"p"},"spec":{"validashuns":[]}}`)}}, `documents[0]: ValidatingAdmissionPolicy "p": unknown field "spec.validashuns"`},
-			{"unknown kind", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Object: json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"}}`)}}}, `requests[0]: no resource serves kind "Widget" in "example.com/v1"`},
-			{"object not an object", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Object: json.RawMessage(`"text"`)}}}, "requests[0]: object: not a Kubernetes object"},
-			{"update without old object", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Operation: "UPDATE", Object: deploymentJSON("web", 1)}}}, "requests[0]: UPDATE needs an object and an old object"},
-			{"bad operation", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Operation: "PATCH", Object: deploymentJSON("web", 1)}}}, `requests[0]: operation "PATCH": want CREATE, UPDATE, DELETE or CONNECT`},
+			{"document not an object", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`[1]`)}}, celwasm.CodeInvalidObject, "documents[0]: not a Kubernetes object"},
+			{"document without kind", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`{"apiVersion":"v1"}`)}}, celwasm.CodeInvalidObject, "documents[0]: not a Kubernetes object: apiVersion and kind are required"},
+			{"unknown policy field", celwasm.AdmitRequest{Documents: []json.RawMessage{json.RawMessage(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"p"},"spec":{"validashuns":[]}}`)}}, celwasm.CodeInvalidObject, `documents[0]: ValidatingAdmissionPolicy "p": unknown field "spec.validashuns"`},
+			{"unknown kind", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Object: json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"}}`)}}}, celwasm.CodeInvalidObject, `requests[0]: no resource serves kind "Widget" in "example.com/v1"`},
+			{"object not an object", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Object: json.RawMessage(`"text"`)}}}, celwasm.CodeInvalidObject, "requests[0]: object: not a Kubernetes object"},
+			{"update without old object", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Operation: "UPDATE", Object: deploymentJSON("web", 1)}}}, celwasm.CodeBadRequest, "requests[0]: UPDATE needs oldObject"},
+			{"bad operation", celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Operation: "PATCH", Object: deploymentJSON("web", 1)}}}, celwasm.CodeBadRequest, `requests[0]: operation "PATCH": want CREATE, UPDATE, DELETE or CONNECT`},
 		} {
 			_, err := rt.Admit(context.Background(), &c.req)
-			if code(err) != celwasm.CodeBadRequest || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: got %v, want bad_request containing %q", c.name, err, c.want)
+			if code(err) != c.code || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: got %v, want %s containing %q", c.name, err, c.code, c.want)
 			}
 		}
 		if resp, err := rt.Admit(context.Background(), &celwasm.AdmitRequest{Documents: policy, Requests: []celwasm.AdmitItem{{Object: deploymentJSON("web", 1)}}}); err != nil || !resp.Results[0].Allowed {

@@ -35,6 +35,12 @@ var sdkShapes = []struct {
 	{goType: reflect.TypeOf(RuleCost{}), ts: "RuleCost", py: "RuleCost"},
 	{goType: reflect.TypeOf(SchemaCost{}), ts: "SchemaCost", py: "SchemaCost"},
 	{goType: reflect.TypeOf(CostResponse{}), ts: "CRDCostReport", py: "CRDCostReport"},
+	// Python's Runtime.admit takes and returns the module's JSON as dicts:
+	// no declaration to drift there.
+	{goType: reflect.TypeOf(AdmitRequest{}), ts: "AdmitRequest"},
+	{goType: reflect.TypeOf(AdmitItem{}), ts: "AdmitItem"},
+	{goType: reflect.TypeOf(AdmitResult{}), ts: "AdmitResult"},
+	{goType: reflect.TypeOf(AdmitResponse{}), ts: "AdmitResponse"},
 }
 
 func jsonMembers(t reflect.Type) []string {
@@ -171,6 +177,9 @@ func TestSDKDeclarationsMatchWireTypes(t *testing.T) {
 			members    func(string, string) ([]string, bool)
 			src        string
 		}{{"TypeScript", s.ts, s.tsExtra, tsInterface, ts}, {"Python", s.py, s.pyExtra, pyClass, py}} {
+			if sdk.name == "" {
+				continue
+			}
 			got, ok := sdk.members(sdk.src, sdk.name)
 			if !ok {
 				t.Errorf("%s: no declaration of %s (Go wire.%s)", sdk.lang, sdk.name, s.goType.Name())

@@ -1,6 +1,6 @@
 // Builds dist/: TypeScript → ESM + .d.ts, the browser worker bundled into one self-contained file,
-// and the modules copied from ../build/celwasm.wasm and ../build/celwasm-full.wasm (made by
-// `make wasm` at the repository root).
+// and the modules copied from ../build/celwasm.wasm, ../build/celwasm-full.wasm and
+// ../build/celwasm-admission.wasm (made by `make wasm` at the repository root).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,8 +11,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const wasm = process.env.CELWASM_WASM ?? join(root, '..', 'build', 'celwasm.wasm');
 const fullWasm = process.env.CELWASM_FULL_WASM ?? join(root, '..', 'build', 'celwasm-full.wasm');
+const admissionWasm = process.env.CELWASM_ADMISSION_WASM ?? join(root, '..', 'build', 'celwasm-admission.wasm');
 
-for (const w of [wasm, fullWasm]) {
+for (const w of [wasm, fullWasm, admissionWasm]) {
   if (!existsSync(w)) {
     console.error(`build: ${w} is missing; run "make wasm" at the repository root first`);
     process.exit(1);
@@ -38,4 +39,6 @@ rmSync(join(dist, 'worker-browser.d.ts'));
 mkdirSync(dist, { recursive: true });
 copyFileSync(wasm, join(dist, 'celwasm.wasm'));
 copyFileSync(fullWasm, join(dist, 'celwasm-full.wasm'));
-console.log(`build: dist/ ready (celwasm.wasm ${statSync(join(dist, 'celwasm.wasm')).size} bytes, celwasm-full.wasm ${statSync(join(dist, 'celwasm-full.wasm')).size} bytes)`);
+copyFileSync(admissionWasm, join(dist, 'celwasm-admission.wasm'));
+const size = (name) => `${name} ${statSync(join(dist, name)).size} bytes`;
+console.log(`build: dist/ ready (${['celwasm.wasm', 'celwasm-full.wasm', 'celwasm-admission.wasm'].map(size).join(', ')})`);

@@ -20,11 +20,11 @@ try {
   const [info] = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   const files = info.files.map((f) => f.path).sort();
   const allowed = (p) =>
-    p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p === 'dist/celwasm.wasm' || p === 'dist/celwasm-full.wasm' || /^dist\/[\w-]+\.(js|d\.ts)$/.test(p);
+    p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p === 'dist/celwasm.wasm' || p === 'dist/celwasm-full.wasm' || p === 'dist/celwasm-admission.wasm' || /^dist\/[\w-]+\.(js|d\.ts)$/.test(p);
   for (const f of files) if (!allowed(f)) fail(`unexpected file in the tarball: ${f}`);
-  const need = ['package.json', 'README.md', 'LICENSE', 'dist/celwasm.wasm', 'dist/celwasm-full.wasm', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/worker.js', 'dist/worker-node.js'];
+  const need = ['package.json', 'README.md', 'LICENSE', 'dist/celwasm.wasm', 'dist/celwasm-full.wasm', 'dist/celwasm-admission.wasm', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/worker.js', 'dist/worker-node.js'];
   for (const f of need) if (!files.includes(f)) fail(`missing from the tarball: ${f}`);
-  for (const name of ['celwasm.wasm', 'celwasm-full.wasm']) {
+  for (const name of ['celwasm.wasm', 'celwasm-full.wasm', 'celwasm-admission.wasm']) {
     const wasm = info.files.find((f) => f.path === 'dist/' + name);
     const built = statSync(join(root, 'dist', name)).size;
     if (wasm && (wasm.size !== built || built < 10e6)) fail(`dist/${name} in the tarball is ${wasm?.size} bytes (built: ${built})`);
@@ -56,11 +56,17 @@ const crd = rt.crd({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourc
     schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n < 3' }] } } } } }] } });
 const vr = crd.validate([{ object: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { n: 5 } } }]).results[0];
 const validate = vr.valid + ' ' + vr.errors[0].field + ' ' + typeof crd.cost().schemas[0].totalCost;
-console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value), filter, validate }));
+const vap = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' },
+  spec: { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+    validations: [{ expression: "object.metadata.name != 'bad'" }] } };
+const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } };
+const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+const admit = rt.admit({ documents: [vap, binding], requests: [{ object: cm('good') }, { object: cm('bad') }] }).results.map((x) => x.allowed).join(' ');
+console.log(JSON.stringify({ value: r.value, json: r.json, cost: r.cost, compileError, worker: String(wr.value), filter, validate, admit }));
 `,
   );
   const out = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }).trim());
-  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42' || out.filter !== 'true false invalid_activation' || out.validate !== 'false spec bigint') {
+  if (out.value !== true || out.json !== 'true' || !(out.cost > 0) || out.compileError !== 'compile_error' || out.worker !== '42' || out.filter !== 'true false invalid_activation' || out.validate !== 'false spec bigint' || out.admit !== 'true false') {
     fail('the installed package gave ' + JSON.stringify(out));
   } else {
     console.log(`pack-check: installed ${info.filename} into an empty project; import 'celwasm' → ${JSON.stringify(out)}`);

@@ -14,7 +14,11 @@ function base(): string {
 setPlatform({
   name: 'browser',
   defaultWasm: (name = 'celwasm') =>
-    name === 'celwasm-full' ? new URL('./celwasm-full.wasm', import.meta.url) : new URL('./celwasm.wasm', import.meta.url),
+    name === 'celwasm-full'
+      ? new URL('./celwasm-full.wasm', import.meta.url)
+      : name === 'celwasm-admission'
+        ? new URL('./celwasm-admission.wasm', import.meta.url)
+        : new URL('./celwasm.wasm', import.meta.url),
   resolve: (location) => new URL(location, base()),
   compileUrl: async (url) => compileResponse(await fetch(url)),
   spawnWorker: (): WorkerPort => {

@@ -23,8 +23,9 @@ export {
   type ObjectResult, type ObjectOutcome, type CRDValidation, type CRDCostReport, type SchemaCost, type RuleCost,
   type CostExplanation, type BoundNode, type UnknownSize, type CallCost, type BoundFix,
 } from './crd.js';
+export { type AdmitRequest, type AdmitItem, type AdmitResponse, type AdmitResult } from './admission.js';
 export {
-  CelError, CompileError, EvalError, InvalidCRDError,
+  CelError, CompileError, EvalError, InvalidCRDError, InvalidPolicyError,
   type ErrorCode, type ModuleErrorCode, type HostErrorCode, type Issue,
 } from './errors.js';
 export {

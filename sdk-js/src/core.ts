@@ -367,7 +367,7 @@ export class Core {
   }
 
   /** Sends a request to an export verbatim; returns a copy of the response bytes. */
-  raw(fn: 'compile' | 'eval' | 'validate' | 'cost', req: Uint8Array | string): Uint8Array {
+  raw(fn: 'compile' | 'eval' | 'validate' | 'cost' | 'admit', req: Uint8Array | string): Uint8Array {
     const inst = this.instance();
     try {
       return inst.call(fn, [typeof req === 'string' ? encoder.encode(req) : req]).slice();

@@ -15,18 +15,10 @@
 import { CelError, errorFromModule } from './errors.js';
 import { compactJson } from './env.js';
 import { isPlainJson } from './values.js';
-import type { FieldError } from './wire.js';
+import type { FieldError, KubeObject } from './wire.js';
 
-export type { FieldError, RuleRef } from './wire.js';
+export type { FieldError, KubeObject, RuleRef } from './wire.js';
 
-/**
- * A Kubernetes object as plain JSON data (`apiVersion`, `kind`, `metadata`, `spec`, …), or its
- * JSON text. Text is sent as the Go host sends it (compacted, `<`, `>`, `&` escaped as
- * `encoding/json` does), so the module sees the same bytes; an object is sent as its
- * `JSON.stringify` text. YAML is the caller's business: convert it first (e.g. with the `yaml`
- * package).
- */
-export type KubeObject = Readonly<Record<string, unknown>> | string;
 
 /** One object to validate: a create (`object`), or an update (`object` replacing `oldObject`,
  * the stored object). Go host: `CRDObject`. */

@@ -4,7 +4,7 @@
  *
  * Codes from the module (docs/abi.md): `bad_request`, `invalid_env`, `compile_error`,
  * `unknown_program`, `invalid_activation`, `eval_error`, `cost_limit_exceeded`, `canceled`,
- * `invalid_crd`, `invalid_object`, `internal`. Codes from the JavaScript host: `trap`, `canceled`, `deadline_exceeded`, `closed`,
+ * `invalid_crd`, `invalid_object`, `invalid_policy`, `needs_module`, `internal`. Codes from the JavaScript host: `trap`, `canceled`, `deadline_exceeded`, `closed`,
  * `invalid_argument`, `load_failed`, `unavailable`.
  *
  * @module
@@ -30,9 +30,13 @@ export type ModuleErrorCode =
   /** CRD validation, per object: not a JSON object, no apiVersion/kind, not of the CRD's group
    * and kind, a version that is not served, metadata that does not decode. */
   | 'invalid_object'
+  /** Admission: a policy or binding kube-apiserver would refuse when it is created (a compile
+   * error, a missing or bad field) ({@link InvalidPolicyError}). */
+  | 'invalid_policy'
   /** The module does not serve the request; `module` names the one that does (`celwasm-full`:
-   * CRD validation and cost, filters reading Knative's `attrs` or `cesql`). A Runtime loads it
-   * itself, except on a browser main thread before `await runtime.loadFull()`. */
+   * CRD validation and cost, filters reading Knative's `attrs` or `cesql`; `celwasm-admission`:
+   * admission policies). A Runtime loads it itself, except on a browser main thread before
+   * `await runtime.loadFull()` / `await runtime.loadAdmission()`. */
   | 'needs_module'
   | 'internal';
 
@@ -135,6 +139,24 @@ export class InvalidCRDError extends CelError {
   }
 }
 
+/**
+ * An admission policy or binding kube-apiserver would refuse when it is created
+ * (`code === 'invalid_policy'`): an expression that does not compile, a missing or bad field, a
+ * binding's validationActions, …; `fieldErrors` lists them as kube-apiserver's validation names
+ * them, and `message` is what kubectl prints first, e.g.
+ * `ValidatingAdmissionPolicy.admissionregistration.k8s.io "p" is invalid: …`.
+ */
+export class InvalidPolicyError extends CelError {
+  /** kube-apiserver's field errors for the policy or binding (`spec.validations[0].expression`,
+   * …); empty when the module gave none. */
+  readonly fieldErrors: readonly FieldError[];
+  constructor(message: string, fieldErrors: readonly FieldError[]) {
+    super('invalid_policy', message);
+    this.name = 'InvalidPolicyError';
+    this.fieldErrors = fieldErrors;
+  }
+}
+
 /** Builds the typed error for a module error object (`{"code","message","issues"?,"cost"?}`). */
 export function errorFromModule(e: { code?: unknown; message?: unknown; issues?: unknown; cost?: unknown; fieldErrors?: unknown; module?: unknown }): CelError {
   const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'internal';
@@ -145,6 +167,7 @@ export function errorFromModule(e: { code?: unknown; message?: unknown; issues?:
     return new CompileError(message, issues);
   }
   if (code === 'invalid_crd') return new InvalidCRDError(message, Array.isArray(e.fieldErrors) ? (e.fieldErrors as FieldError[]) : []);
+  if (code === 'invalid_policy') return new InvalidPolicyError(message, Array.isArray(e.fieldErrors) ? (e.fieldErrors as FieldError[]) : []);
   if (code === 'eval_error' || code === 'cost_limit_exceeded' || (code === 'canceled' && cost !== undefined)) {
     return new EvalError(code, message, cost);
   }
@@ -166,7 +189,7 @@ export function serializeError(err: unknown): SerializedError {
   if (err instanceof CelError) {
     const out: SerializedError = { code: err.code, message: err.message };
     if (err instanceof CompileError) out.issues = [...err.issues];
-    if (err instanceof InvalidCRDError) out.fieldErrors = [...err.fieldErrors];
+    if (err instanceof InvalidCRDError || err instanceof InvalidPolicyError) out.fieldErrors = [...err.fieldErrors];
     if (err.cost !== undefined) out.cost = err.cost;
     if (err.module !== undefined) out.module = err.module;
     return out;

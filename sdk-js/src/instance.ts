@@ -17,6 +17,7 @@ interface Exports {
   celwasm_eval_activation?(program: number, limitLo: number, limitHi: number, ptr: number, len: number): bigint;
   celwasm_validate?(ptr: number, len: number): bigint;
   celwasm_cost?(ptr: number, len: number): bigint;
+  celwasm_admit?(ptr: number, len: number): bigint;
   celwasm_free(program: number): number;
   celwasm_version(): bigint;
   celwasm_interrupt_flag(): number;
@@ -44,7 +45,7 @@ class Tail {
 const MIN_BUFFER = 64 * 1024;
 const encoder = new TextEncoder();
 
-export type Fn = 'compile' | 'eval' | 'eval_batch' | 'validate' | 'cost';
+export type Fn = 'compile' | 'eval' | 'eval_batch' | 'validate' | 'cost' | 'admit';
 
 /** Options for instances. */
 export interface InstanceOptions {
@@ -199,7 +200,7 @@ export class ModuleInstance {
 
   /**
    * Sends a request to `celwasm_compile`, `celwasm_eval`, `celwasm_eval_batch`,
-   * `celwasm_validate` or `celwasm_cost` and returns a view of the response bytes, valid until
+   * `celwasm_validate`, `celwasm_cost` or `celwasm_admit` and returns a view of the response bytes, valid until
    * the next call into this instance.
    */
   call(fn: Fn, pieces: readonly (string | Uint8Array)[]): Uint8Array {
@@ -213,9 +214,12 @@ export class ModuleInstance {
             ? this.ex.celwasm_eval_batch
             : fn === 'validate'
               ? this.ex.celwasm_validate
-              : this.ex.celwasm_cost;
+              : fn === 'cost'
+                ? this.ex.celwasm_cost
+                : this.ex.celwasm_admit;
     if (typeof f !== 'function') {
-      throw new CelError('internal', `the module has no celwasm_${fn} export (built before ${fn === 'eval_batch' ? 'batch evaluation' : 'CRD validation'}?)`);
+      const feature = fn === 'eval_batch' ? 'batch evaluation' : fn === 'admit' ? 'admission policies' : 'CRD validation';
+      throw new CelError('internal', `the module has no celwasm_${fn} export (built before ${feature}?)`);
     }
     const n = this.write(pieces);
     let r: bigint;

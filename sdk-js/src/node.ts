@@ -12,7 +12,11 @@ import { compileResponse, setPlatform, type WorkerPort } from './platform.js';
 setPlatform({
   name: 'node',
   defaultWasm: (name = 'celwasm') =>
-    name === 'celwasm-full' ? new URL('./celwasm-full.wasm', import.meta.url) : new URL('./celwasm.wasm', import.meta.url),
+    name === 'celwasm-full'
+      ? new URL('./celwasm-full.wasm', import.meta.url)
+      : name === 'celwasm-admission'
+        ? new URL('./celwasm-admission.wasm', import.meta.url)
+        : new URL('./celwasm.wasm', import.meta.url),
   readSync: (url) => readFileSync(url),
   resolve: (location) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(location) || location.startsWith('file:') ? new URL(location) : pathToFileURL(location)),
   compileUrl: async (url) => {

@@ -15,6 +15,18 @@ export type WasmSource =
   | WebAssembly.Module
   | PromiseLike<URL | string | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module>;
 
+/** The modules (RATIONALE.md, "Two modules"): expressions; every request but admit; admission
+ * policies. */
+export type ModuleName = 'celwasm' | 'celwasm-full' | 'celwasm-admission';
+
+/** The modules loaded later, by the request that needs them. */
+export type LaterModule = Exclude<ModuleName, 'celwasm'>;
+
+/** The method that loads a later module asynchronously (what a browser main thread calls first). */
+export function loaderOf(name: LaterModule): string {
+  return name === 'celwasm-admission' ? 'loadAdmission' : 'loadFull';
+}
+
 /** The messaging side of a Worker, common to Web Workers and Node's worker_threads. */
 export interface WorkerPort {
   post(message: unknown): void;
@@ -29,8 +41,8 @@ export interface WorkerPort {
 
 export interface Platform {
   name: 'node' | 'browser';
-  /** The module next to the package's JavaScript ('celwasm' or 'celwasm-full'). */
-  defaultWasm(name?: 'celwasm' | 'celwasm-full'): URL;
+  /** The module next to the package's JavaScript ('celwasm', 'celwasm-full' or 'celwasm-admission'). */
+  defaultWasm(name?: ModuleName): URL;
   /** Reads a file: URL synchronously (Node); absent in browsers. */
   readSync?(url: URL): Uint8Array;
   /** Compiles the module at a URL (file: in Node; fetched with compileStreaming in browsers). */
@@ -76,16 +88,16 @@ export async function compileModule(source: WasmSource | undefined): Promise<Web
 }
 
 /**
- * Compiles a module synchronously, for celwasm-full loaded in the middle of a synchronous call:
- * from bytes, a compiled module, or (Node) a file. Anything else — a URL to fetch, a Response,
- * a promise — and a browser main thread, which refuses to compile modules over 8 MB
- * synchronously, throw `needs_module`: `await runtime.loadFull()` first.
+ * Compiles a module synchronously, for celwasm-full or celwasm-admission loaded in the middle of
+ * a synchronous call: from bytes, a compiled module, or (Node) a file. Anything else — a URL to
+ * fetch, a Response, a promise — and a browser main thread, which refuses to compile modules over
+ * 8 MB synchronously, throw `needs_module`: `await runtime.loadFull()` (`loadAdmission()`) first.
  */
-export function compileModuleSync(source: WasmSource | undefined, name: 'celwasm-full'): WebAssembly.Module {
+export function compileModuleSync(source: WasmSource | undefined, name: LaterModule): WebAssembly.Module {
   const p = getPlatform();
   let src: unknown = source ?? p.defaultWasm(name);
   const later = () =>
-    new CelError('needs_module', `this request needs the module ${name}, which is not loaded: await runtime.loadFull() first`, { module: name });
+    new CelError('needs_module', `this request needs the module ${name}, which is not loaded: await runtime.${loaderOf(name)}() first`, { module: name });
   try {
     if (src instanceof WebAssembly.Module) return src;
     if (typeof src === 'string') src = p.resolve(src);

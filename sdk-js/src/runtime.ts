@@ -5,6 +5,7 @@
  * @module
  */
 
+import { admitRequest, parseAdmitResponse } from './admission.js';
 import { Core, type CostEstimate, utf8 } from './core.js';
 import {
   costRequest, goRawJson, parseCostResponse, parseValidateResponse, validateRequest,
@@ -18,6 +19,7 @@ import { CelError } from './errors.js';
 import type { InstanceOptions } from './instance.js';
 import { compileModule, compileModuleSync, getPlatform, type WasmSource } from './platform.js';
 import { decodeValue, type CelValue, type TypeHint } from './values.js';
+import type { AdmitRequest, AdmitResponse } from './wire.js';
 
 export type { CostEstimate } from './core.js';
 
@@ -60,6 +62,15 @@ export interface RuntimeOptions extends InstanceOptions {
    * fails with `needs_module`. {@link WorkerRuntime} loads it by itself.
    */
   fullWasm?: WasmSource;
+  /**
+   * Where celwasm-admission is: the module of admission policies ({@link Runtime.admit};
+   * k8s.io/apiserver's admission plugins make it the largest module), loaded only by the first
+   * `admit`. Default: `celwasm-admission.wasm` next to the package's JavaScript. Loaded as
+   * `fullWasm` is: synchronously in Node on the first `admit` (a file, bytes or a compiled
+   * module); in browsers (fetched) `await runtime.loadAdmission()` first, or `admit` fails with
+   * `needs_module`. {@link WorkerRuntime} loads it by itself.
+   */
+  admissionWasm?: WasmSource;
 }
 
 /** An evaluation result. */
@@ -123,11 +134,14 @@ export class Runtime {
   private versionCache?: VersionInfo;
   private full?: Runtime;
   private fullLoading?: Promise<Runtime>;
+  private admission?: Runtime;
+  private admissionLoading?: Promise<Runtime>;
 
   private constructor(
     core: Core,
     private readonly options: RuntimeOptions,
     /** @internal true: this Runtime runs celwasm-full. */ readonly isFull: boolean,
+    /** @internal true: this Runtime runs celwasm-admission. */ readonly isAdmission = false,
   ) {
     this.core = core;
   }
@@ -178,6 +192,78 @@ export class Runtime {
       this.full = new Runtime(Core.createSync(module, { stderr: this.options.stderr, memoryLimit: this.options.memoryLimit }), this.options, true);
     }
     return this.full;
+  }
+
+  /**
+   * Loads celwasm-admission now (asynchronously: streaming compilation in browsers), so that the
+   * first {@link Runtime.admit} does not load it in the middle of the call. A browser main thread
+   * must call this before `admit`.
+   * @throws {CelError} `load_failed` when the module cannot be fetched, read or compiled.
+   */
+  async loadAdmission(): Promise<void> {
+    if (this.isAdmission || this.admission) return;
+    this.admissionLoading ??= (async () => {
+      const module = await compileModule(this.options.admissionWasm ?? getPlatform().defaultWasm('celwasm-admission'));
+      const core = await Core.create(module, { stderr: this.options.stderr, memoryLimit: this.options.memoryLimit });
+      return new Runtime(core, this.options, false, true);
+    })();
+    try {
+      this.admission ??= await this.admissionLoading;
+    } finally {
+      this.admissionLoading = undefined;
+    }
+  }
+
+  /** Whether celwasm-admission is loaded. */
+  get admissionLoaded(): boolean {
+    return this.isAdmission || this.admission !== undefined;
+  }
+
+  /** @internal The Runtime of celwasm-admission, loaded synchronously on first use when its
+   * source allows (see `admissionWasm`). */
+  admissionRuntime(): Runtime {
+    if (this.isAdmission) return this;
+    if (!this.admission) {
+      if (this.core.closed) throw new CelError('closed', 'runtime is closed');
+      const module = compileModuleSync(this.options.admissionWasm, 'celwasm-admission');
+      this.admission = new Runtime(Core.createSync(module, { stderr: this.options.stderr, memoryLimit: this.options.memoryLimit }), this.options, false, true);
+    }
+    return this.admission;
+  }
+
+  /**
+   * Admits objects as kube-apiserver's admission chain would, with its own code inside the module
+   * celwasm-admission (k8s.io/apiserver v0.37.2, `pkg/admission/plugin/policy/{mutating,validating}`):
+   * every MutatingAdmissionPolicy (ApplyConfiguration and JSONPatch, reinvocation), then every
+   * ValidatingAdmissionPolicy, with their bindings, params (`paramRef` by name or selector,
+   * `parameterNotFoundAction`), match constraints and conditions, variables, messages and
+   * messageExpressions, audit annotations, validationActions and failurePolicy; `authorizer`
+   * answered by kube-apiserver's RBAC authorizer over the RBAC objects given. Policies and
+   * bindings are defaulted and validated as when they are created. A denial is a result with
+   * `allowed: false`, not an exception. Go host: `Runtime.Admit`; CLI: `celwasm admit -o json`
+   * prints `results`.
+   *
+   * celwasm-admission is loaded by the first call (see `admissionWasm`; browsers:
+   * `await runtime.loadAdmission()` first). The policies are compiled on every call.
+   *
+   * @param request `{documents, requests, user?, groups?, compatibilityVersion?}`: the cluster's
+   *   objects (policies, bindings, params, Namespaces, CRDs, RBAC objects) and the objects to
+   *   admit, as plain JSON data or JSON text (YAML: parse it first); see {@link AdmitRequest}.
+   * @returns one {@link AdmitResult} per request, in order (`allowed`, kube-apiserver's Status
+   *   `message`, `reason` and `code` of a denial, `warnings`, `auditAnnotations`, the
+   *   `patchedObject` after mutation or `null`), and the policies' type-checking `warnings`.
+   * @throws {InvalidPolicyError} `invalid_policy`: a policy or binding kube-apiserver would refuse
+   *   to create (`fieldErrors` say why).
+   * @throws {CelError} `bad_request` (a document or object that is not a Kubernetes object, a
+   *   kind no resource serves and no CRD given defines; the message names `requests[i]`),
+   *   `invalid_env` (an unsupported `compatibilityVersion`), `invalid_argument` (a request that is
+   *   not of the shape, an object that is neither plain JSON data nor JSON text), `needs_module`
+   *   (a browser main thread before `loadAdmission()`), `load_failed`, `closed`, `trap` (the
+   *   instance failed; it is replaced).
+   */
+  admit(request: AdmitRequest): AdmitResponse {
+    const req = admitRequest(request);
+    return parseAdmitResponse(this.admissionRuntime().core.raw('admit', req));
   }
 
   /** The compiled module (share it with other runtimes or Workers to skip compilation). */
@@ -234,11 +320,12 @@ export class Runtime {
 
   /**
    * The module's ABI verbatim (docs/abi.md), for tools such as conformance runners: sends the
-   * request JSON to `celwasm_compile` / `celwasm_eval` / `celwasm_validate` / `celwasm_cost` and
+   * request JSON to `celwasm_compile` / `celwasm_eval` / `celwasm_validate` / `celwasm_cost` /
+   * `celwasm_admit` (answered by this module: the first answers `admit` with `needs_module`) and
    * returns a copy of the response bytes. Program handles from raw compiles are valid only until
    * the instance is replaced (a trap). Free them with {@link Runtime.rawFree}.
    */
-  raw(fn: 'compile' | 'eval' | 'validate' | 'cost', request: string | Uint8Array): Uint8Array {
+  raw(fn: 'compile' | 'eval' | 'validate' | 'cost' | 'admit', request: string | Uint8Array): Uint8Array {
     return this.core.raw(fn, request);
   }
 
@@ -257,10 +344,12 @@ export class Runtime {
     return this.core.replacements;
   }
 
-  /** Releases the instance (and celwasm-full's). Later calls fail with code `closed`. */
+  /** Releases the instance (and those of celwasm-full and celwasm-admission). Later calls fail
+   * with code `closed`. */
   close(): void {
     this.core.close();
     this.full?.close();
+    this.admission?.close();
   }
 }
 

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { admitRequest, parseAdmitResponse } from './admission.js';
 import { parseBatchResponse, type CostEstimate } from './core.js';
 import {
   costRequest, goRawJson, parseCostResponse, parseValidateResponse, validateRequest,
@@ -21,6 +22,7 @@ import { compileModule, getPlatform, type WasmSource, type WorkerPort } from './
 import { compileRequest, Result, type BatchResult, type EvalResult, type VersionInfo } from './runtime.js';
 import type { Reply, Request } from './worker-server.js';
 import type { TypeHint } from './values.js';
+import type { AdmitRequest, AdmitResponse } from './wire.js';
 
 /** Options for {@link WorkerRuntime.load}. */
 export interface WorkerRuntimeOptions {
@@ -41,6 +43,9 @@ export interface WorkerRuntimeOptions {
   /** Where celwasm-full is (see `RuntimeOptions.fullWasm`): compiled on the calling thread when a
    * request first needs it, and sent to the Worker. */
   fullWasm?: WasmSource;
+  /** Where celwasm-admission is (see `RuntimeOptions.admissionWasm`): compiled on the calling
+   * thread by the first `admit`, and sent to the Worker. */
+  admissionWasm?: WasmSource;
 }
 
 /** Per-call options of the Worker API. */
@@ -100,6 +105,9 @@ export class WorkerRuntime {
   private fullModule?: Promise<WebAssembly.Module>;
   /** The Worker (epoch) that has celwasm-full. */
   private fullEpoch = 0;
+  private admissionModule?: Promise<WebAssembly.Module>;
+  /** The Worker (epoch) that has celwasm-admission. */
+  private admissionEpoch = 0;
 
   private constructor(
     /** The compiled module, sent to each Worker. */
@@ -235,15 +243,48 @@ export class WorkerRuntime {
     this.fullEpoch = this.epoch;
   }
 
-  /** @internal A call; one the Worker answers with needs_module is sent again after loadFull. */
+  /**
+   * Loads celwasm-admission into the Worker now (it is otherwise loaded by the first `admit`).
+   */
+  async loadAdmission(opts: CallOptions = {}): Promise<void> {
+    this.admissionModule ??= compileModule(this.options.admissionWasm ?? getPlatform().defaultWasm('celwasm-admission'));
+    let module: WebAssembly.Module;
+    try {
+      module = await this.admissionModule;
+    } catch (e) {
+      this.admissionModule = undefined;
+      throw e;
+    }
+    if (this.port && this.admissionEpoch === this.epoch) return;
+    await this.callOnce<null>({ t: 'initAdmission', id: this.id(), module, memoryLimit: this.options.memoryLimit }, opts);
+    this.admissionEpoch = this.epoch;
+  }
+
+  /** @internal A call; one the Worker answers with needs_module is sent again after loading the
+   * module it names (loadFull, loadAdmission). */
   async call<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {
+    let module: string | undefined;
     try {
       return await this.callOnce<T>(msg, opts, prepare);
     } catch (e) {
       if (!(e instanceof CelError) || e.code !== 'needs_module') throw e;
+      module = e.module;
     }
-    await this.loadFull(opts);
+    if (module === 'celwasm-admission') await this.loadAdmission(opts);
+    else await this.loadFull(opts);
     return this.callOnce<T>({ ...msg, id: this.id() }, opts, prepare);
+  }
+
+  /**
+   * Admits objects in the Worker as kube-apiserver's admission chain would (see `Runtime.admit`
+   * for the request, the answer and the errors). The first call loads celwasm-admission into the
+   * Worker (a Worker replaced after a timeout loads it again), so a `timeoutMs` should leave room
+   * for that.
+   * @throws additionally {CelError} `deadline_exceeded` / `canceled` (timeout, AbortSignal).
+   */
+  async admit(request: AdmitRequest, options?: CallOptions): Promise<AdmitResponse> {
+    const req = admitRequest(request);
+    return parseAdmitResponse(await this.call<Uint8Array>({ t: 'admit', id: this.id(), req }, options));
   }
 
   private callOnce<T>(msg: Request & { id: number }, opts: CallOptions = {}, prepare?: () => void): Promise<T> {

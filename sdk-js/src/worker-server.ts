@@ -10,10 +10,12 @@ import { CelError, serializeError, type SerializedError } from './errors.js';
 export type Request =
   | { t: 'init'; module: WebAssembly.Module; memoryLimit?: number }
   | { t: 'initFull'; id: number; module: WebAssembly.Module; memoryLimit?: number }
+  | { t: 'initAdmission'; id: number; module: WebAssembly.Module; memoryLimit?: number }
   | { t: 'compile'; id: number; pid: number; req: string }
   | { t: 'eval'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
   | { t: 'batch'; id: number; pid: number; compile?: string; rest: (string | Uint8Array)[] }
   | { t: 'crd'; id: number; fn: 'validate' | 'cost'; req: string }
+  | { t: 'admit'; id: number; req: string }
   | { t: 'free'; pid: number }
   | { t: 'version'; id: number }
   | { t: 'memory'; id: number };
@@ -40,6 +42,12 @@ export function serve(port: ServerPort): void {
     if (!inFull.has(pid)) return core!;
     if (!full) throw new CelError('needs_module', 'this program needs the module celwasm-full', { module: 'celwasm-full' });
     return full;
+  };
+  // celwasm-admission, sent by the page for the first admit.
+  let admission: Core | undefined;
+  const needAdmission = (): Core => {
+    if (!admission) throw new CelError('needs_module', 'this request needs the module celwasm-admission', { module: 'celwasm-admission' });
+    return admission;
   };
   const needFull = (): Core => {
     if (!full) throw new CelError('needs_module', 'this request needs the module celwasm-full', { module: 'celwasm-full' });
@@ -68,10 +76,12 @@ export function serve(port: ServerPort): void {
       );
       return;
     }
-    if (m.t === 'initFull') {
+    if (m.t === 'initFull' || m.t === 'initAdmission') {
+      const isFull = m.t === 'initFull';
       Core.create(m.module, { memoryLimit: m.memoryLimit }).then(
         (c) => {
-          full ??= c;
+          if (isFull) full ??= c;
+          else admission ??= c;
           port.post({ id: m.id, ok: true, result: null });
         },
         (e) => port.post({ id: m.id, ok: false, error: serializeError(e) }),
@@ -108,6 +118,10 @@ export function serve(port: ServerPort): void {
           // The response bytes, parsed on the page (parseValidateResponse, parseCostResponse)
           // so that errors are built there as the same typed errors.
           result = needFull().raw(m.fn, m.req);
+          break;
+        case 'admit':
+          // The response bytes, parsed on the page (parseAdmitResponse), as for crd.
+          result = needAdmission().raw('admit', m.req);
           break;
         case 'version':
           result = core.version();

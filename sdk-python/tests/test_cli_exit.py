@@ -24,6 +24,7 @@ GO = go_cli()
 CRD = str(REPO / "conformance" / "testdata" / "crd")
 EV = str(TESTDATA / "cloudevents" / "ping.json")
 CTX = str(TESTDATA / "tekton" / "pipelinerun-context.json")
+ADM = str(REPO / "sdk-js" / "test" / "fixtures" / "admission")
 
 FILES = {
     "bad.yaml": "a: [\n",
@@ -85,6 +86,13 @@ CASES: List[Tuple[List[str], Optional[bytes], int]] = [
     (["cost", "--crd", "@missing.yaml"], None, 2),
     (["cost", "--crd", "@bad.yaml"], None, 2),
     (["cost", "--crd", CRD + "/kep/crd.yaml", "--engine", "foo"], None, 2),
+    (["admit", "-f", ADM + "/demo-policy.yaml", ADM + "/pod.yaml"], None, 0),
+    (["admit", "-f", ADM + "/demo-policy.yaml", ADM + "/deployments.yaml"], None, 1),
+    (["admit", "-f", "@missing.yaml", ADM + "/pod.yaml"], None, 2),
+    (["admit", "-f", "@bad.yaml", ADM + "/pod.yaml"], None, 2),
+    (["admit", "-f", ADM + "/demo-policy.yaml", "-o", "yaml", ADM + "/pod.yaml"], None, 2),
+    (["admit", "-f", ADM + "/demo-policy.yaml", "--engine", "foo", ADM + "/pod.yaml"], None, 2),
+    (["admit", "-f", ADM + "/demo-policy.yaml", "-i", ADM + "/pod.yaml"], None, 2),
     (["version"], None, 0),
     (["version", "--engine", "foo"], None, 2),
     (["frobnicate"], None, 2),
@@ -152,3 +160,4 @@ def test_on_compile_when_nothing_is_cached(tmp_path: Path) -> None:
     assert _cli.compile_line(cache) == "celwasm: compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in %s" % cache
     assert _cli.compile_line(None) == "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)"
     assert _cli.compile_line(None, "celwasm-full") == "celwasm: compiling the WebAssembly module celwasm-full for this machine (15-60 s; no cache directory, so every run compiles)"
+    assert _cli.compile_line(None, "celwasm-admission") == "celwasm: compiling the WebAssembly module celwasm-admission for this machine (15-60 s; no cache directory, so every run compiles)"

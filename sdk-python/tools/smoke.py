@@ -64,11 +64,24 @@ validated = subprocess.run(
     capture_output=True, check=True,
 )
 assert validated.stdout.count(b": valid (create, ") > 0, validated.stdout
+# Admission policies (the packaged celwasm-admission), through the API and the CLI.
+adm_dir = repo / "sdk-js" / "test" / "fixtures" / "admission"
+admitted = celwasm.default_runtime().admit({
+    "documents": (adm_dir / "demo-policy.yaml").read_text().split("\n---\n"),
+    "requests": [{"object": d} for d in (adm_dir / "deployments.yaml").read_text().split("\n---\n")],
+})
+decisions = [r["allowed"] for r in admitted["results"]]
+assert decisions == [True, False], admitted
+admit_cli = subprocess.run(
+    [sys.executable, "-m", "celwasm", "admit", "-f", str(adm_dir / "demo-policy.yaml"), str(adm_dir / "deployments.yaml")],
+    capture_output=True,
+)
+assert admit_cli.returncode == 1 and admit_cli.stdout.startswith(b"deployment.apps/nginx created\n"), admit_cli
 rt = celwasm.default_runtime()
 print(
     "smoke: celwasm %s from %s; (a)-(d) true; import to first result %.2fs (module %s in %.2fs); "
-    "python -m celwasm eval -> %s; filter: %d of %d events; CRD: %d invalid objects"
+    "python -m celwasm eval -> %s; filter: %d of %d events; CRD: %d invalid objects; admit: %s"
     % (celwasm.__version__, Path(celwasm.__file__).parent, first,
        "from cache" if rt.module.from_cache else "compiled", rt.module.load_seconds, cli.stdout.decode().strip(),
-       matched, len(events), invalid)
+       matched, len(events), invalid, decisions)
 )

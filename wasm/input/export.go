@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/celwasm/celwasm/wasm/input/celtext"
 )
 
 // Request is the header line of a celwasm_input request; the input's bytes
 // follow it, after one \n, untouched (any bytes, also none).
 type Request struct {
-	// Op is documents, objects, events, select, keys, text or json.
+	// Op is documents, objects, events, select, keys, text, json or yaml.
 	Op string `json:"op"`
 	// Path is select's dotted field path.
 	Path string `json:"path,omitempty"`
@@ -87,6 +89,11 @@ func Handle(req []byte) (resp []byte) {
 	case "json":
 		var b []byte
 		if b, err = Indent(data); err == nil {
+			items = [][]byte{jsonString(string(b))}
+		}
+	case "yaml":
+		var b []byte
+		if b, err = yaml.JSONToYAML(data); err == nil {
 			items = [][]byte{jsonString(string(b))}
 		}
 	case "text":

@@ -24,9 +24,11 @@ expressions) compile programs whose CEL the module derives;
 :class:`CRD` validates custom resources against a CustomResourceDefinition
 offline, as kube-apiserver does (:meth:`CRD.validate`, creates and updates),
 and reports its rules' estimated costs against kube-apiserver's limits
-(:meth:`CRD.cost`). Behaviour (semantics, errors, costs) comes from cel-spec as
-cel-go implements it and from kube-apiserver's CEL environment and
-CustomResourceDefinition code; this package only moves bytes.
+(:meth:`CRD.cost`). :meth:`Runtime.admit` runs ValidatingAdmissionPolicies and
+MutatingAdmissionPolicies on objects as kube-apiserver's admission chain does.
+Behaviour (semantics, errors, costs) comes from cel-spec as cel-go implements
+it and from kube-apiserver's CEL environment, CustomResourceDefinition and
+admission plugin code; this package only moves bytes.
 
 Value mapping (results; typed activations are the inverse):
 
@@ -70,6 +72,7 @@ from ._errors import (
     InvalidCRDError,
     InvalidEnvError,
     InvalidObjectError,
+    InvalidPolicyError,
     Issue,
     TrapError,
     UnknownProgramError,
@@ -177,6 +180,7 @@ __all__ = [
     "InvalidActivationError",
     "InvalidCRDError",
     "InvalidObjectError",
+    "InvalidPolicyError",
     "EvaluationError",
     "CostLimitExceededError",
     "CanceledError",

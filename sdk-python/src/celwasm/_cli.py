@@ -7,6 +7,7 @@ bytes for the same arguments.
     python -m celwasm when --context ctx.json -e EXPR [-e EXPR]...
     python -m celwasm validate --crd crd.yaml [--old old.yaml] object.yaml...
     python -m celwasm cost --crd crd.yaml
+    python -m celwasm admit -f policies.yaml object.yaml...
     python -m celwasm version
 
 Exit status, the same for every command (and for the Go CLI):
@@ -34,7 +35,7 @@ from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import CelError, CompileError
 from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectResult, go_struct
-from ._errors import InvalidCRDError
+from ._errors import InvalidCRDError, InvalidPolicyError
 from ._gocompat import _max_depth, go_parse_uint, go_quote_string
 from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
 
@@ -47,6 +48,7 @@ Usage:
   python -m celwasm when --context CTX -e EXPR...      Tekton when expressions: prints true/false, exit 0/1
   python -m celwasm validate --crd CRD.yaml OBJ.yaml   custom resources against a CRD, as kube-apiserver (--old for updates)
   python -m celwasm cost --crd CRD.yaml                a CRD's rule cost estimates against the limits, explained
+  python -m celwasm admit -f POLICIES.yaml OBJ.yaml    admission policies (VAP, MAP) on objects, as kube-apiserver
   python -m celwasm version                            module, cel-go and Kubernetes versions
 
 Run 'python -m celwasm COMMAND -h' for a command's flags.
@@ -307,12 +309,22 @@ def _compile_notice_full(cache_dir: Optional[Path]) -> None:
     _stderr.flush()
 
 
+def _compile_notice_admission(cache_dir: Optional[Path]) -> None:
+    _stderr.write(compile_line(cache_dir, "celwasm-admission") + "\n")
+    _stderr.flush()
+
+
 def _runtime() -> Runtime:
     """The command's one runtime (one instance): it reads the input through
     the module's celwasm_input export and then evaluates."""
     global _rt
     if _rt is None or _rt._closed:  # a command's `with rt:` closed it
-        _rt = Runtime(instances=1, module=shared_module(on_compile=_compile_notice), on_compile_full=_compile_notice_full)
+        _rt = Runtime(
+            instances=1,
+            module=shared_module(on_compile=_compile_notice),
+            on_compile_full=_compile_notice_full,
+            on_compile_admission=_compile_notice_admission,
+        )
     return _rt
 
 
@@ -416,6 +428,8 @@ def _run(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[st
         return _cmd_validate(rest, stdin, stdout, stderr)
     if cmd == "cost":
         return _cmd_cost(rest, stdin, stdout, stderr)
+    if cmd == "admit":
+        return _cmd_admit(rest, stdin, stdout, stderr)
     if cmd in ("-h", "--help", "help"):
         stdout.write(USAGE.encode("utf-8"))
         return EXIT_OK
@@ -1007,6 +1021,14 @@ def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
                 out.append("  %s: rule %s (%s)\n" % (e.field, go_quote_string(e.rule.rule), e.rule.schema_path))
 
 
+def _yaml_out(v: Any) -> str:
+    """v as YAML the way the Go CLI prints patched objects (the module's
+    celwasm_input "yaml": sigs.k8s.io/yaml's JSONToYAML)."""
+    text = json.dumps(v, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    out: str = json.loads(_input("yaml", text)[1][0])
+    return out
+
+
 def _json_out(v: Any) -> bytes:
     """-o json: v written as the Go CLI writes it (the module's celwasm_input
     "json": Go's indenting Encoder without HTML escaping)."""
@@ -1228,6 +1250,181 @@ def _bound_text(n: BoundNode, unit: str) -> str:
     if n.from_request_size:
         return "up to %s %s (what fits in a 3 MiB request)" % (_group(n.max_size), unit)
     return "up to %s %s" % (_group(n.max_size), unit)
+
+
+# --- admit: cmd/celwasm/admit.go ----------------------------------------------------------------
+
+_ADMIT_USAGE = """Usage: celwasm admit -f FILE [-f FILE]... [--old OLD.yaml] [--operation CREATE|UPDATE|DELETE|CONNECT]
+                    [--user NAME] [--group G]... [--namespace-name NS] [-o text|json] OBJECT.yaml...
+
+Admits objects as kube-apiserver's admission chain would: every
+MutatingAdmissionPolicy, then every ValidatingAdmissionPolicy, with their
+bindings, params, match constraints and conditions, variables, messages,
+audit annotations and validation actions (k8s.io/apiserver's admission
+plugins). The -f files hold policies, bindings, params (ConfigMaps, custom
+resources), Namespaces, CRDs (the kinds they serve) and RBAC objects (what
+the authorizer variable answers), as multi-document YAML, kind: List, or
+JSON, as kubectl apply -f takes them. Policies are defaulted and validated as
+when they are created.
+
+The operation is CREATE, or UPDATE for objects with an old object of the same
+kind, namespace and name in --old. For DELETE, OBJECT.yaml is the object
+being deleted. The user (default kubernetes-admin in system:masters) is
+given with all their groups.
+
+-o json prints one object per input object: {"allowed", "message",
+"warnings", "auditAnnotations", "patchedObject"} (plus "reason" and "code"
+when denied).
+
+Exit status: 0 if every object is admitted, 1 if any is denied or a policy is
+invalid (what kube-apiserver would refuse to create), 2 on bad usage or
+unreadable input.
+
+Flags:
+"""
+
+_OPERATIONS = ("", "CREATE", "UPDATE", "DELETE", "CONNECT")
+_VERBS = {"": "created", "CREATE": "created", "UPDATE": "configured", "DELETE": "deleted", "CONNECT": "connected"}
+_GERUNDS = {"created": "creating", "configured": "updating", "deleted": "deleting", "connected": "connecting"}
+
+
+def _resource_name(info: Dict[str, Any]) -> str:
+    """cmd/celwasm resourceName: kubectl's name of an object, kind.group/name."""
+    kind: str = info["kind"].lower()
+    g: str = info["group"]
+    if g != "" and "." in g or g in ("apps", "batch", "policy", "autoscaling"):
+        kind += "." + g.split("/")[0]
+    return kind + "/" + str(info["name"])
+
+
+def _admit_result_json(r: Dict[str, Any]) -> Dict[str, Any]:
+    """One result as the Go CLI writes it: json.Marshal of the Go host's
+    AdmitResult (its fields only, reason and code omitted when empty, the
+    audit annotations' keys sorted)."""
+    out: Dict[str, Any] = {"allowed": r.get("allowed", False), "message": r.get("message") or ""}
+    if r.get("reason"):
+        out["reason"] = r["reason"]
+    if r.get("code"):
+        out["code"] = r["code"]
+    out["warnings"] = r.get("warnings")
+    ann = r.get("auditAnnotations")
+    out["auditAnnotations"] = None if ann is None else {k: ann[k] for k in sorted(ann)}
+    out["patchedObject"] = r.get("patchedObject")
+    return out
+
+
+def _cmd_admit(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr: IO[str]) -> int:
+    """cmd/celwasm cmdAdmit: the objects through the admission policies of
+    the -f files (Runtime.admit); kubectl's messages or the results as JSON."""
+    fs = FlagSet("celwasm admit", stderr, usage=_ADMIT_USAGE)
+    files: List[str] = []
+    old_files: List[str] = []
+    groups: List[str] = []
+    opt: Dict[str, Any] = {"operation": "", "user": "", "namespace": "", "compat": "", "o": "text", "engine": "wasmtime"}
+    fs.add("f", files.append, "a `file` with policies, bindings, params, namespaces, CRDs and RBAC objects; repeatable", kind="value")
+    fs.add("old", old_files.append, "a `file` with the stored objects: an object with the same kind, namespace and name is admitted as an UPDATE of it; repeatable", kind="value")
+    fs.add("operation", lambda v: opt.__setitem__("operation", v), "CREATE, UPDATE, DELETE or CONNECT (default CREATE, UPDATE with an old object)")
+    fs.add("user", lambda v: opt.__setitem__("user", v), "the requesting user (default kubernetes-admin, groups system:masters and system:authenticated)")
+    fs.add("group", groups.append, "a `group` of the user; repeatable", kind="value")
+    fs.add("namespace-name", lambda v: opt.__setitem__("namespace", v), 'the namespace of namespaced objects without metadata.namespace (default "default")')
+    fs.add("compatibility-version", lambda v: opt.__setitem__("compat", v), "the Kubernetes compatibility `version` of the policies' CEL environment, e.g. 1.36 (default kube-apiserver 1.37's)")
+    fs.add("o", lambda v: opt.__setitem__("o", v), "output: text (kubectl's messages) or json", default="text")
+    fs.add("engine", lambda v: opt.__setitem__("engine", v), _ENGINE_HELP, default="wasmtime")
+    try:
+        fs.parse(args)
+    except (_Usage, _Help):
+        return EXIT_USAGE
+    op = opt["operation"].upper()
+    if not files or not fs.args:
+        stderr.write("celwasm admit: -f and at least one object file are required\n")
+        return EXIT_USAGE
+    if opt["o"] not in ("text", "json"):
+        stderr.write("celwasm admit: -o is text or json\n")
+        return EXIT_USAGE
+    if op not in _OPERATIONS:
+        stderr.write("celwasm admit: --operation %s: want CREATE, UPDATE, DELETE or CONNECT\n" % go_quote_string(opt["operation"]))
+        return EXIT_USAGE
+    if not _check_engine(stderr, "admit", opt["engine"]):
+        return EXIT_USAGE
+    ns = opt["namespace"]
+    documents: List[bytes] = []
+    requests: List[Dict[str, Any]] = []
+    items: List[Tuple[Dict[str, Any], str]] = []  # each request's object identity and file
+    try:
+        for f in files:
+            documents += [d for d, _ in _read_objects(f, stdin)]
+        olds: Dict[_Key, bytes] = {}
+        for f in old_files:
+            for d, info in _read_objects(f, stdin):
+                k, ok = _key_of(info)
+                if ok:
+                    olds[k] = d
+        for f in fs.args:
+            for d, info in _read_objects(f, stdin):
+                it: Dict[str, Any] = {"operation": op, "object": d, "namespace": ns}
+                k, _ = _key_of(info)
+                old = olds.get(k)
+                if old is not None and op != "DELETE":
+                    it["oldObject"] = old
+                elif old is None and ns != "":
+                    it["oldObject"] = olds.get((k[0], k[1], ns, k[3]))
+                if op == "DELETE":
+                    it["object"], it["oldObject"] = None, d
+                requests.append(it)
+                items.append((info, f))
+    except _CLIError as e:
+        stderr.write("celwasm admit: %s\n" % e)
+        return EXIT_USAGE
+    try:
+        rt = _new_runtime(opt["engine"])
+    except (ValueError, CelError) as e:
+        return _report(stderr, e)
+    request: Dict[str, Any] = {"documents": documents, "requests": requests, "user": opt["user"], "groups": groups, "compatibilityVersion": opt["compat"]}
+    with rt:
+        try:
+            resp = rt.admit(request)
+        except CelError as e:
+            if e.code not in ("invalid_policy", "bad_request"):
+                return _report(stderr, e)
+            stderr.write("error: %s\n" % e.message)
+            if isinstance(e, InvalidPolicyError):
+                for fe in e.field_errors:
+                    stderr.write("* %s: %s\n" % (fe.field, fe.message))
+            return EXIT_USAGE if e.code == "bad_request" else EXIT_ERROR
+    for w in resp.get("warnings") or ():
+        stderr.write("Warning: %s\n" % w)
+    results: List[Dict[str, Any]] = resp["results"]
+    status = EXIT_ERROR if any(not r["allowed"] for r in results) else EXIT_OK
+    if opt["o"] == "json":
+        stdout.write(_json_out([_admit_result_json(r) for r in results]))
+        return status
+    out: List[str] = []
+    for i, r in enumerate(results):
+        info, f = items[i]
+        verb = _VERBS[op]
+        if op == "" and requests[i].get("oldObject") is not None:
+            verb = "configured"
+        for w in r.get("warnings") or ():
+            stderr.write("Warning: %s\n" % w)
+        if not r["allowed"]:
+            reason = r.get("reason") or "Forbidden"
+            out.append("Error from server (%s): error when %s %s: %s\n" % (reason, _GERUNDS[verb], go_quote_string(f), r.get("message") or ""))
+            continue
+        out.append("%s %s\n" % (_resource_name(info), verb))
+        ann = r.get("auditAnnotations") or {}
+        for k in sorted(ann):
+            out.append("  audit annotation %s: %s\n" % (k, ann[k]))
+        patched = r.get("patchedObject")
+        if patched is not None:
+            try:
+                y = _yaml_out(patched)
+            except ValueError:
+                continue
+            out.append("  mutated by admission to:\n")
+            for line in y.rstrip("\n").split("\n"):
+                out.append("    " + line + "\n")
+    stdout.write("".join(out).encode("utf-8", "surrogateescape"))
+    return status
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

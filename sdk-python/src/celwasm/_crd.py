@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field as _field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
-from ._errors import CelError, InternalError, InvalidArgumentError, InvalidCRDError, error_for, error_from_response
+from ._errors import CelError, InternalError, InvalidArgumentError, InvalidCRDError, InvalidPolicyError, error_for, error_from_response
 from ._values import _json_value, _text_bytes
 from ._gocompat import go_compact_html, go_encode, go_json_valid, go_quote, go_quote_string
 from ._wire import FieldError, RuleRef, _m
@@ -436,12 +436,13 @@ class CRDObject:
 
 
 def _raise_crd_error(resp: bytes) -> None:
-    """Raises the module's error response (an InvalidCRDError with the CRD's
-    field errors for invalid_crd)."""
+    """Raises the module's error response (an InvalidCRDError or
+    InvalidPolicyError with the field errors for invalid_crd and
+    invalid_policy)."""
     err = error_from_response(resp)
     if err is None:
         return
-    if isinstance(err, InvalidCRDError):
+    if isinstance(err, (InvalidCRDError, InvalidPolicyError)):
         try:
             fe = json.loads(resp)["error"].get("fieldErrors") or ()
             err.field_errors = tuple(_decode(FieldError, x) for x in fe)

@@ -34,6 +34,7 @@ __all__ = [
     "DecodeError",
     "InvalidCRDError",
     "InvalidObjectError",
+    "InvalidPolicyError",
     "Issue",
 ]
 
@@ -48,6 +49,7 @@ CODE_COST_LIMIT = "cost_limit_exceeded"
 CODE_CANCELED = "canceled"
 CODE_INVALID_CRD = "invalid_crd"
 CODE_INVALID_OBJECT = "invalid_object"
+CODE_INVALID_POLICY = "invalid_policy"
 CODE_INTERNAL = "internal"
 # Codes added by this host.
 CODE_TRAP = "trap"
@@ -244,6 +246,31 @@ class InvalidObjectError(CelError):
     default_code = CODE_INVALID_OBJECT
 
 
+class InvalidPolicyError(CelError):
+    """An admission policy or binding kube-apiserver would refuse when it is
+    created (``invalid_policy``): an expression that does not compile, a
+    missing or bad field. Raised by :meth:`Runtime.admit`.
+
+    Attributes:
+        field_errors: kube-apiserver's field errors for it
+            (:class:`FieldError`: ``spec.validations[0].expression``, ...);
+            empty when the module gave none.
+    """
+
+    default_code = CODE_INVALID_POLICY
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: Optional[str] = None,
+        cost: Optional[int] = None,
+        field_errors: "Sequence[FieldError]" = (),
+    ) -> None:
+        super().__init__(message, code=code, cost=cost)
+        self.field_errors: "Tuple[FieldError, ...]" = tuple(field_errors)
+
+
 class InternalError(CelError):
     """A bug: a recovered panic in the module, or a response the host cannot read (``internal``)."""
 
@@ -300,6 +327,7 @@ _BY_CODE: Dict[str, Type[CelError]] = {
     CODE_CANCELED: CanceledError,
     CODE_INVALID_CRD: InvalidCRDError,
     CODE_INVALID_OBJECT: InvalidObjectError,
+    CODE_INVALID_POLICY: InvalidPolicyError,
     CODE_INTERNAL: InternalError,
     CODE_TRAP: TrapError,
     CODE_DEADLINE_EXCEEDED: DeadlineExceededError,

@@ -38,8 +38,9 @@ EXPORTS = (
     "celwasm_cost",
     "celwasm_input",
     "celwasm_eval_activation",
+    "celwasm_admit",
 )
-ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST, INPUT, EVAL_ACTIVATION = range(12)
+ALLOC, DEALLOC, COMPILE, EVAL, FREE, VERSION, INTERRUPT_FLAG, EVAL_BATCH, VALIDATE, COST, INPUT, EVAL_ACTIVATION, ADMIT = range(13)
 _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32"], ["i32"]),
     (["i32"], []),
@@ -53,6 +54,7 @@ _SIGNATURES: "tuple[tuple[list[str], list[str]], ...]" = (
     (["i32", "i32"], ["i64"]),
     (["i32", "i32"], ["i64"]),
     (["i32", "i32", "i32", "i32", "i32"], ["i64"]),
+    (["i32", "i32"], ["i64"]),
 )
 #: celwasm_eval_activation's packed bool result (docs/abi.md): below 2^32,
 #: bits 30-31 the value (1 false, 2 true), bits 0-29 the cost.
@@ -119,12 +121,17 @@ def default_cache_dir() -> Optional[Path]:
     return root / "celwasm" / "wasmtime-py"
 
 
-#: The two modules (RATIONALE.md, "Two modules"): the expression module every
-#: Runtime loads, and the one that serves every request, loaded only for what
-#: the first answers with code ``needs_module`` (CRD validation, Knative's
-#: attrs and cesql filters).
+#: The modules (RATIONALE.md, "Two modules"): the expression module every
+#: Runtime loads; the one that serves every request but admit, loaded only
+#: for what the first answers with code ``needs_module`` (CRD validation,
+#: Knative's attrs and cesql filters); and the admission module, loaded only
+#: for admission policies (``Runtime.admit``).
 EXPR_MODULE = "celwasm"
 FULL_MODULE = "celwasm-full"
+ADMISSION_MODULE = "celwasm-admission"
+MODULES = (EXPR_MODULE, FULL_MODULE, ADMISSION_MODULE)
+#: The environment variable that names each module's file instead of the packaged one.
+_PATH_ENV = {EXPR_MODULE: "CELWASM_WASM", FULL_MODULE: "CELWASM_FULL_WASM", ADMISSION_MODULE: "CELWASM_ADMISSION_WASM"}
 
 
 def _packaged_module(name: str = EXPR_MODULE) -> Path:
@@ -144,9 +151,11 @@ class Module:
 
     Args:
         path: the ``.wasm`` file; default ``$CELWASM_WASM`` (``$CELWASM_FULL_WASM``
-            for ``name="celwasm-full"``) or the module shipped in the package.
-        name: which module: ``"celwasm"`` (expressions, the default) or
-            ``"celwasm-full"`` (every request).
+            for ``name="celwasm-full"``, ``$CELWASM_ADMISSION_WASM`` for
+            ``name="celwasm-admission"``) or the module shipped in the package.
+        name: which module: ``"celwasm"`` (expressions, the default),
+            ``"celwasm-full"`` (every request but admit) or
+            ``"celwasm-admission"`` (admission policies).
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
         compiler: ``"cranelift"`` (optimising) or ``"winch"`` (wasmtime's
@@ -191,11 +200,11 @@ class Module:
         if compiler not in ("cranelift", "winch"):
             raise InvalidArgumentError("compiler must be 'cranelift' or 'winch', not %r" % (compiler,))
         self.compiler: str = compiler
-        if name not in (EXPR_MODULE, FULL_MODULE):
-            raise InvalidArgumentError("name must be %r or %r, not %r" % (EXPR_MODULE, FULL_MODULE, name))
+        if name not in MODULES:
+            raise InvalidArgumentError("name must be %r, %r or %r, not %r" % (EXPR_MODULE, FULL_MODULE, ADMISSION_MODULE, name))
         self.name: str = name
         if path is None:
-            env = os.environ.get("CELWASM_FULL_WASM" if name == FULL_MODULE else "CELWASM_WASM")
+            env = os.environ.get(_PATH_ENV[name])
             path = env if env else _packaged_module(name)
         self.path = Path(path)
         wasm: Optional[bytes] = None
@@ -263,7 +272,7 @@ class Module:
                 raise TrapError("compile module %s: %s" % (self.path, e)) from None
             if self.cache_path is not None:
                 _write_atomic(self.cache_path, mod)
-                _prune(self.cache_path, keep_modules=(packaged_sha256(EXPR_MODULE), packaged_sha256(FULL_MODULE)))
+                _prune(self.cache_path, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
         self.module: wasmtime.Module = mod
         self.linker = wasmtime.Linker(self.engine)
         self.linker.define_wasi()
@@ -487,7 +496,7 @@ class Instance:
 
     def request(self, idx: int, payload: bytes) -> bytes:
         """Writes ``payload`` into the instance's request buffer, calls the
-        export ``idx`` (``COMPILE``, ``EVAL``, ``EVAL_BATCH``, ``VALIDATE``, ``COST`` or ``INPUT``) and returns a copy of the
+        export ``idx`` (``COMPILE``, ``EVAL``, ``EVAL_BATCH``, ``VALIDATE``, ``COST``, ``INPUT`` or ``ADMIT``) and returns a copy of the
         response bytes. Clears the interrupt flag first."""
         if self.dead:
             raise TrapError("instance is dead")
@@ -603,6 +612,11 @@ class Instance:
         and one line per document, object, event, key or text (docs/abi.md,
         "input")."""
         return self.request(INPUT, request)
+
+    def admit(self, request: bytes) -> bytes:
+        """``celwasm_admit``: admit request JSON → response JSON (docs/abi.md,
+        "admit"; only celwasm-admission serves it)."""
+        return self.request(ADMIT, request)
 
     def free(self, handle: int) -> bool:
         """``celwasm_free``: releases a program handle; True if it was known."""

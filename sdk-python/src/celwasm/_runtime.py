@@ -30,8 +30,8 @@ from ._errors import (
     error_for,
     error_from_response,
 )
-from ._gocompat import go_compact, go_is_blank, go_json_valid
-from ._module import COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
+from ._gocompat import go_compact, go_is_blank, go_json_valid, go_quote
+from ._module import ADMIT as _ADMIT, COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
 from ._text import format_text
 from ._crd import CRDCostReport, CRDInfo, CRDObject, CRDValidation, ObjectArg, ObjectResult, _decode, _json_arg, _load, _version_piece
 from ._values import _NeedsTyped, _json_value, _plain_encoder, _text_bytes, decode, encode
@@ -160,7 +160,8 @@ class VersionInfo:
     module_sha256: str
     #: the WebAssembly runtime, e.g. "wasmtime-py 50.0.1".
     engine: str
-    #: both modules: the expression module, then celwasm-full (loaded or not).
+    #: the three modules: the expression module, then celwasm-full and
+    #: celwasm-admission (loaded or not).
     modules: Tuple["ModuleInfo", ...] = ()
 
 
@@ -309,6 +310,11 @@ class Runtime:
             first such request, not before.
         on_compile_full: ``on_compile`` (see :class:`Module`) for loading
             the packaged celwasm-full.
+        admission_module: the :class:`Module` named ``"celwasm-admission"``
+            for :meth:`admit` (admission policies); default the process-wide
+            packaged one, loaded by the first :meth:`admit`, not before.
+        on_compile_admission: ``on_compile`` for loading the packaged
+            celwasm-admission.
 
     The first instance is created here, so a broken setup fails early.
 
@@ -326,6 +332,8 @@ class Runtime:
         cache_dir: Union[str, "os.PathLike[str]", None] = None,
         full_module: Optional[Module] = None,
         on_compile_full: Optional[Callable[[Optional[Path]], None]] = None,
+        admission_module: Optional[Module] = None,
+        on_compile_admission: Optional[Callable[[Optional[Path]], None]] = None,
     ) -> None:
         if module is None:
             if module_path is None and cache_dir is None:
@@ -338,6 +346,9 @@ class Runtime:
         self._cache_dir = cache_dir
         self._full: Optional["Runtime"] = None
         self._full_lock = threading.Lock()
+        self._admission_module = admission_module
+        self._on_compile_admission = on_compile_admission
+        self._admission: Optional["Runtime"] = None
         self._max = max(1, instances if instances is not None else (os.cpu_count() or 1))
         self._memory_limit = memory_limit
         self._cond = threading.Condition(threading.Lock())
@@ -462,6 +473,100 @@ class Runtime:
                 self._full = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
             return self._full
 
+    def _admission_runtime(self) -> "Runtime":
+        """The Runtime of celwasm-admission, loaded on first use (same pool
+        size and memory limit); itself when this Runtime runs it."""
+        if self.module.name == _module.ADMISSION_MODULE:
+            return self
+        with self._full_lock:
+            if self._closed:
+                raise ClosedError("runtime is closed")
+            if self._admission is None:
+                mod = self._admission_module
+                if mod is None:
+                    if self._cache_dir is None:
+                        mod = shared_admission_module(self._on_compile_admission)
+                    else:
+                        mod = Module(name=_module.ADMISSION_MODULE, cache_dir=self._cache_dir, on_compile=self._on_compile_admission)
+                self._admission = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
+            return self._admission
+
+    @property
+    def admission_loaded(self) -> bool:
+        """Whether celwasm-admission has been loaded (see ``admission_module``)."""
+        return self._admission is not None or self.module.name == _module.ADMISSION_MODULE
+
+    def admit(self, request: Mapping[str, Any], *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Admits objects as kube-apiserver's admission chain would, with its
+        own code inside the module celwasm-admission (k8s.io/apiserver
+        v0.37.2's admission plugins, ``pkg/admission/plugin/policy/mutating``
+        then ``.../validating``): every MutatingAdmissionPolicy
+        (ApplyConfiguration and JSONPatch, reinvocation), then every
+        ValidatingAdmissionPolicy, with their bindings, params (``paramRef``
+        by name or selector, ``parameterNotFoundAction``), match constraints
+        and conditions, variables, messages, audit annotations,
+        validationActions and failurePolicy; ``authorizer`` answered by
+        kube-apiserver's RBAC authorizer over the RBAC objects given.
+        Policies and bindings are defaulted and validated as when they are
+        created. A denial is a result with ``allowed`` False, not an
+        exception. The Go host's ``Runtime.Admit``; ``celwasm admit -o json``
+        prints ``results``. celwasm-admission is loaded by the first call
+        (see ``admission_module``).
+
+        Args:
+            request: the module's admit request (docs/abi.md, "admit"; member
+                names as there)::
+
+                    {"documents": [obj, ...],   # policies, bindings, params,
+                                                # Namespaces, CRDs, RBAC objects
+                     "requests": [{"operation": "CREATE"|"UPDATE"|"DELETE"|"CONNECT",  # optional
+                                   "object": obj,       # None for DELETE
+                                   "oldObject": obj,    # UPDATE, DELETE
+                                   "namespace": "ns"},  # default "default"
+                                  ...],
+                     "user": "alice",                   # default kubernetes-admin
+                     "groups": ["dev", "system:authenticated"],  # all of them
+                     "compatibilityVersion": "1.36"}    # default the newest
+
+                Each object is a mapping of JSON data or its JSON or YAML
+                text. The operation defaults to CREATE, or UPDATE with an
+                ``oldObject``.
+            timeout: seconds for the call (CEL evaluations are interrupted).
+
+        Returns:
+            ``{"results": [result, ...], "warnings": [...]}``, the module's
+            answer as JSON data: one result per request, in order,
+            ``{"allowed": bool, "message": str, "reason": str, "code": int,
+            "warnings": [str], "auditAnnotations": {str: str},
+            "patchedObject": obj or None}`` — ``message`` is kube-apiserver's
+            Status message (what kubectl prints after ``Error from server``),
+            ``reason`` and ``code`` are present only for a denial,
+            ``patchedObject`` is the object after mutation or None when no
+            policy changed it; the top-level ``warnings`` (absent when none)
+            are the policies' type-checking warnings.
+
+        Raises:
+            InvalidPolicyError: ``invalid_policy``, a policy or binding
+                kube-apiserver would refuse to create (``field_errors`` say why).
+            BadRequestError: ``bad_request``, a document or object that is not
+                a Kubernetes object, a kind no resource serves (the message
+                names ``requests[i]`` or ``documents[i]``).
+            InvalidEnvError: an unsupported ``compatibilityVersion``.
+            InvalidArgumentError: a request not of this shape, an object that
+                is neither JSON data nor JSON or YAML text.
+            DeadlineExceededError, ClosedError, TrapError.
+        """
+        body = _admit_request(request, self._documents)
+        resp = self._admission_runtime()._request(_ADMIT, body, timeout)
+        out = _load(resp, "admit")
+        results = out.get("results")
+        if not isinstance(results, list) or not all(isinstance(r, dict) and isinstance(r.get("allowed"), bool) for r in results):
+            raise InternalError("malformed admit response: %r" % resp[:2000])
+        return out
+
+    def _documents(self, text: bytes) -> List[bytes]:
+        return self._input("documents", text)[1]
+
     @property
     def full_loaded(self) -> bool:
         """Whether celwasm-full has been loaded (see ``full_module``)."""
@@ -539,25 +644,16 @@ class Runtime:
                 default_cost_limit=int(v.get("defaultCostLimit", DEFAULT_COST_LIMIT)),
                 module_sha256=self.module.sha256,
                 engine="wasmtime-py " + _module.wasmtime_version(),
-                modules=(ModuleInfo(self.module.name, self.module.size, self.module.sha256, True), self._full_info()),
+                modules=(ModuleInfo(self.module.name, self.module.size, self.module.sha256, True), self._full_info(), self._admission_info()),
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InternalError("malformed version response: %r" % raw[:2000]) from None
 
     def _full_info(self) -> "ModuleInfo":
-        full = self._full
-        if full is not None:
-            m = full.module
-            return ModuleInfo(m.name, m.size, m.sha256, True)
-        if self._full_module is not None:
-            m = self._full_module
-            return ModuleInfo(m.name, m.size, m.sha256, False)
-        path = _module._packaged_module(_module.FULL_MODULE)
-        env = os.environ.get("CELWASM_FULL_WASM")
-        if env:
-            p = Path(env)
-            return ModuleInfo(_module.FULL_MODULE, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
-        return ModuleInfo(_module.FULL_MODULE, path.stat().st_size, _module.packaged_sha256(_module.FULL_MODULE), False)
+        return _lazy_module_info(self._full, self._full_module, _module.FULL_MODULE)
+
+    def _admission_info(self) -> "ModuleInfo":
+        return _lazy_module_info(self._admission, self._admission_module, _module.ADMISSION_MODULE)
 
     @property
     def instances(self) -> int:
@@ -586,6 +682,8 @@ class Runtime:
         with self._full_lock:
             if self._full is not None:
                 self._full.close()
+            if self._admission is not None:
+                self._admission.close()
 
     def __enter__(self) -> "Runtime":
         return self
@@ -635,6 +733,97 @@ def shared_full_module(on_compile: Optional[Callable[[Optional[Path]], None]] = 
         if _shared_full_module is None:
             _shared_full_module = Module(name=_module.FULL_MODULE, on_compile=on_compile)
         return _shared_full_module
+
+
+def _lazy_module_info(loaded: Optional["Runtime"], given: Optional[Module], name: str) -> "ModuleInfo":
+    """A module loaded on first need: as loaded, as given, from its
+    environment variable, or the packaged one (not loaded)."""
+    if loaded is not None:
+        m = loaded.module
+        return ModuleInfo(m.name, m.size, m.sha256, True)
+    if given is not None:
+        return ModuleInfo(given.name, given.size, given.sha256, False)
+    env = os.environ.get(_module._PATH_ENV[name])
+    if env:
+        p = Path(env)
+        return ModuleInfo(name, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
+    path = _module._packaged_module(name)
+    return ModuleInfo(name, path.stat().st_size, _module.packaged_sha256(name), False)
+
+
+_shared_admission_module: Optional[Module] = None
+
+
+def shared_admission_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None) -> Module:
+    """The process-wide packaged celwasm-admission, loaded on first use (the
+    first :meth:`Runtime.admit`); ``on_compile`` as for :class:`Module`, if
+    this call loads it."""
+    global _shared_admission_module
+    with _shared_lock:
+        if _shared_admission_module is None:
+            _shared_admission_module = Module(name=_module.ADMISSION_MODULE, on_compile=on_compile)
+        return _shared_admission_module
+
+
+_ADMIT_ITEM_KEYS = ("operation", "object", "oldObject", "namespace")
+_ADMIT_KEYS = ("documents", "requests", "user", "groups", "compatibilityVersion")
+
+
+def _admit_string(v: Any, what: str) -> bytes:
+    if v is None or v == "":
+        return b""
+    if not isinstance(v, str):
+        raise InvalidArgumentError("%s must be a str" % what)
+    try:
+        return go_quote(v).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidArgumentError("%s: %s" % (what, e)) from None
+
+
+def _admit_request(request: Mapping[str, Any], documents: Callable[[bytes], List[bytes]]) -> bytes:
+    """The admit request, byte for byte what the Go host's ``Runtime.Admit``
+    sends (``json.Marshal`` of wire.AdmitRequest: objects compacted, empty
+    optional members left out)."""
+    if not isinstance(request, Mapping):
+        raise InvalidArgumentError("the admit request must be a mapping {documents, requests, user?, groups?, compatibilityVersion?}")
+    unknown = sorted(set(request) - set(_ADMIT_KEYS))
+    if unknown:
+        raise InvalidArgumentError("the admit request has unknown members %s" % ", ".join(map(str, unknown)))
+    docs, items = request.get("documents"), request.get("requests")
+    if not isinstance(docs, (list, tuple)):
+        raise InvalidArgumentError("documents must be a list of objects")
+    if not isinstance(items, (list, tuple)):
+        raise InvalidArgumentError("requests must be a list of {operation?, object?, oldObject?, namespace?}")
+    out = [b'{"documents":[', b",".join(_json_arg(d, "documents[%d]" % i, documents) for i, d in enumerate(docs)), b'],"requests":[']
+    for i, it in enumerate(items):
+        if not isinstance(it, Mapping) or set(it) - set(_ADMIT_ITEM_KEYS):
+            raise InvalidArgumentError("requests[%d] must be a mapping {operation?, object?, oldObject?, namespace?}" % i)
+        parts: List[bytes] = []
+        op = _admit_string(it.get("operation"), "requests[%d].operation" % i)
+        if op:
+            parts.append(b'"operation":' + op)
+        for key in ("object", "oldObject"):
+            if it.get(key) is not None:
+                parts.append(b'"%s":' % key.encode() + _json_arg(it[key], "requests[%d].%s" % (i, key), documents))
+        ns = _admit_string(it.get("namespace"), "requests[%d].namespace" % i)
+        if ns:
+            parts.append(b'"namespace":' + ns)
+        out.append((b"," if i else b"") + b"{" + b",".join(parts) + b"}")
+    out.append(b"]")
+    user = _admit_string(request.get("user"), "user")
+    if user:
+        out.append(b',"user":' + user)
+    groups = request.get("groups")
+    if groups is not None:
+        if isinstance(groups, (str, bytes)) or not isinstance(groups, (list, tuple)):
+            raise InvalidArgumentError("groups must be a list of str")
+        if groups:
+            out.append(b',"groups":[' + b",".join(_admit_string(g, "groups[%d]" % j) or b'""' for j, g in enumerate(groups)) + b"]")
+    cv = _admit_string(request.get("compatibilityVersion"), "compatibilityVersion")
+    if cv:
+        out.append(b',"compatibilityVersion":' + cv)
+    out.append(b"}")
+    return b"".join(out)
 
 
 def default_runtime() -> Runtime:
