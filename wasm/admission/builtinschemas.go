@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -25,9 +26,12 @@ import (
 //go:embed builtinschemas.json.gz
 var builtinSchemasGz []byte
 
-// builtinDefinitions is the decoded file: kind → definition name, and the
-// definitions by name. Decoded once, when a policy is first type checked.
-var builtinDefinitions = sync.OnceValues(func() (*builtinDefs, error) {
+// builtinDefinitions is the file's index: kind → definition name, and the
+// definitions by name, still encoded. Read once, when a policy is first type
+// checked; each definition is decoded when a schema first reaches it.
+var builtinDefinitions = sync.OnceValues(decodeBuiltinDefinitions)
+
+func decodeBuiltinDefinitions() (*builtinDefs, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(builtinSchemasGz))
 	if err != nil {
 		return nil, err
@@ -36,20 +40,45 @@ var builtinDefinitions = sync.OnceValues(func() (*builtinDefs, error) {
 	if err != nil {
 		return nil, err
 	}
-	var d builtinDefs
-	if err := json.Unmarshal(raw, &d); err != nil {
+	d := &builtinDefs{decoded: map[string]*spec.Schema{}}
+	if err := json.Unmarshal(raw, d); err != nil {
 		return nil, err
 	}
-	// Kube's definitions hold a schema (not a JSON object) in this
-	// extension (Quantity, IntOrString): decode it as one, so the schemas
-	// encode as kube-apiserver's do. (Defaults stay as JSON decodes them:
-	// float64 and string, where kube's Go code has int and typed strings;
-	// the type checker does not read defaults.)
-	for name, s := range d.Definitions {
-		v, ok := s.Extensions[common.ExtensionV2Schema]
-		if !ok {
-			continue
-		}
+	return d, nil
+}
+
+// builtinDefs is the shape internal/schemagen writes.
+type builtinDefs struct {
+	Kinds []struct {
+		Group, Version, Kind, Ref string
+	}
+	Definitions map[string]json.RawMessage
+
+	mu      sync.Mutex
+	decoded map[string]*spec.Schema
+}
+
+// definition decodes the definition name once. Kube's definitions hold a
+// schema (not a JSON object) in the x-kubernetes-v2-schema extension
+// (Quantity, IntOrString): it is decoded as one, so the schemas encode as
+// kube-apiserver's do. (Defaults stay as JSON decodes them: float64 and
+// string, where kube's Go code has int and typed strings; the type checker
+// does not read defaults.)
+func (d *builtinDefs) definition(name string) (*spec.Schema, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s, ok := d.decoded[name]; ok {
+		return s, nil
+	}
+	raw, ok := d.Definitions[name]
+	if !ok {
+		return nil, nil
+	}
+	s := new(spec.Schema)
+	if err := json.Unmarshal(raw, s); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if v, ok := s.Extensions[common.ExtensionV2Schema]; ok {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
@@ -60,15 +89,8 @@ var builtinDefinitions = sync.OnceValues(func() (*builtinDefs, error) {
 		}
 		s.Extensions[common.ExtensionV2Schema] = v2
 	}
-	return &d, nil
-})
-
-// builtinDefs is the shape internal/schemagen writes.
-type builtinDefs struct {
-	Kinds []struct {
-		Group, Version, Kind, Ref string
-	}
-	Definitions map[string]spec.Schema
+	d.decoded[name] = s
+	return s, nil
 }
 
 // builtinSchemas resolves built-in kinds as kube-apiserver's
@@ -83,13 +105,33 @@ func (b builtinSchemas) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema
 	if err != nil {
 		return nil, fmt.Errorf("built-in schemas: %w", err)
 	}
-	for _, k := range d.Kinds {
-		if k.Group == gvk.Group && k.Version == gvk.Version && k.Kind == gvk.Kind {
-			return resolver.PopulateRefs(func(ref string) (*spec.Schema, bool) {
-				s, ok := d.Definitions[ref]
-				return &s, ok
-			}, k.Ref)
-		}
+	if s, ok, err := d.resolve(gvk); ok {
+		return s, err
 	}
 	return b.next.ResolveSchema(gvk)
+}
+
+// resolve returns gvk's schema with its refs populated; ok is false for a
+// kind without a definition.
+func (d *builtinDefs) resolve(gvk schema.GroupVersionKind) (s *spec.Schema, ok bool, err error) {
+	for _, k := range d.Kinds {
+		if k.Group != gvk.Group || k.Version != gvk.Version || k.Kind != gvk.Kind {
+			continue
+		}
+		var decodeErr error
+		s, err := resolver.PopulateRefs(func(ref string) (*spec.Schema, bool) {
+			def, err := d.definition(ref)
+			if err != nil || def == nil {
+				decodeErr = errors.Join(decodeErr, err)
+				return nil, false
+			}
+			c := *def
+			return &c, true
+		}, k.Ref)
+		if decodeErr != nil {
+			return nil, true, fmt.Errorf("built-in schemas: %w", decodeErr)
+		}
+		return s, true, err
+	}
+	return nil, false, nil
 }

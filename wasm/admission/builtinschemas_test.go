@@ -100,3 +100,19 @@ func TestBuiltinSchemasAsKube(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuiltinSchemasFirstDeployment measures what the first type check
+// over Deployments pays: reading the embedded file's index and decoding the
+// definitions a Deployment reaches.
+func BenchmarkBuiltinSchemasFirstDeployment(b *testing.B) {
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	for b.Loop() {
+		d, err := decodeBuiltinDefinitions()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok, err := d.resolve(gvk); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+	}
+}
