@@ -27,7 +27,7 @@ func (c *cluster) typeCheck() []string {
 	}
 	tc := &validating.TypeChecker{SchemaResolver: builtinSchemas{next: crdSchemas(c.schemas)}, RestMapper: c.resources.restMapper()}
 	var out []string
-	for _, p := range c.vaps {
+	for _, p := range c.vapsInOrder {
 		for _, w := range tc.Check(p) {
 			out = append(out, fmt.Sprintf("%s: %s: %s", p.Name, w.FieldRef, w.Warning))
 		}
