@@ -550,8 +550,8 @@ type VersionInfo struct {
 	wire.VersionInfo
 	// ModuleSHA256 is the hex sha256 of the module bytes in use.
 	ModuleSHA256 string `json:"moduleSha256"`
-	// Modules describes both modules: the expression module, then
-	// celwasm-full (loaded or not).
+	// Modules describes the three modules: the expression module, then
+	// celwasm-full and celwasm-admission (loaded or not).
 	Modules []ModuleInfo `json:"modules"`
 	// Engine is the WebAssembly runtime.
 	Engine string `json:"engine"`
@@ -590,13 +590,22 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 		full.Size, full.SHA256 = len(module.Full.Bytes()), module.Full.SHA256()
 	}
 	r.fullMu.Unlock()
-	v.Modules = append(v.Modules, full)
+	adm := ModuleInfo{Name: module.Admission.Name}
+	r.admissionMu.Lock()
+	if r.admissionRT != nil {
+		adm.Size, adm.SHA256, adm.Loaded = len(r.admissionRT.opts.wasm), r.admissionRT.sha, true
+	} else {
+		adm.Size, adm.SHA256 = len(module.Admission.Bytes()), module.Admission.SHA256()
+	}
+	r.admissionMu.Unlock()
+	v.Modules = append(v.Modules, full, adm)
 	return &v, nil
 }
 
 // ModuleInfo describes one module.
 type ModuleInfo struct {
-	// Name is "celwasm" (expressions) or "celwasm-full" (every request).
+	// Name is "celwasm" (expressions), "celwasm-full" (every request but
+	// admit) or "celwasm-admission" (admit).
 	Name string `json:"name"`
 	// Size is the module's size in bytes, uncompressed.
 	Size int `json:"size"`

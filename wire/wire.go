@@ -77,6 +77,9 @@ type Error struct {
 	Cost *uint64 `json:"cost,omitempty"`
 	// Module names the module that serves the request (code needs_module).
 	Module string `json:"module,omitempty"`
+	// FieldErrors are the field errors of an invalid_policy error, as
+	// kube-apiserver's validation names them.
+	FieldErrors []FieldError `json:"fieldErrors,omitempty"`
 }
 
 // Issue is one compile problem. Line and Column are 1-based (Column counts

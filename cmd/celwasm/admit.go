@@ -116,11 +116,15 @@ func cmdAdmit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		for _, o := range objs {
 			it := celwasm.AdmitItem{Operation: op, Object: o.doc, Namespace: *namespace}
 			k, _ := keyOf(o)
-			if old := olds[k]; old != nil && op != "DELETE" {
-				it.OldObject = old
-			} else if old == nil && *namespace != "" {
-				k.namespace = *namespace
+			if op == "" || op == "UPDATE" {
 				it.OldObject = olds[k]
+				if it.OldObject == nil && k.namespace == "" {
+					k.namespace = *namespace
+					if k.namespace == "" {
+						k.namespace = "default"
+					}
+					it.OldObject = olds[k]
+				}
 			}
 			if op == "DELETE" {
 				it.Object, it.OldObject = nil, o.doc
@@ -137,7 +141,7 @@ func cmdAdmit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	resp, err := rt.Admit(ctx, req)
 	if err != nil {
 		var ce *celwasm.Error
-		if errors.As(err, &ce) && (ce.Code == celwasm.CodeInvalidPolicy || ce.Code == celwasm.CodeBadRequest) {
+		if errors.As(err, &ce) && (ce.Code == celwasm.CodeInvalidPolicy || ce.Code == celwasm.CodeBadRequest || ce.Code == celwasm.CodeInvalidObject) {
 			fmt.Fprintln(stderr, "error:", ce.Message)
 			var fe *celwasm.CRDFieldErrors
 			if errors.As(err, &fe) {
@@ -145,7 +149,7 @@ func cmdAdmit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 					fmt.Fprintf(stderr, "* %s: %s\n", e.Field, e.Message)
 				}
 			}
-			if ce.Code == celwasm.CodeBadRequest {
+			if ce.Code != celwasm.CodeInvalidPolicy {
 				return exitUsage
 			}
 			return exitError

@@ -43,9 +43,10 @@ import (
 )
 
 // Admit answers an admit request. An invalid policy or binding is an
-// invalid_policy error; a request item that cannot be admitted at all (not
-// a Kubernetes object, a kind the cluster does not serve) is a bad_request
-// error naming the item.
+// invalid_policy error; a document or object that is not a Kubernetes object,
+// or of a kind the cluster does not serve, is an invalid_object error, and a
+// request of the wrong shape (an UPDATE without oldObject, ...) a bad_request
+// error, each naming the item.
 func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, error) {
 	envs, err := envSet(req.CompatibilityVersion)
 	if err != nil {
@@ -63,16 +64,17 @@ func Admit(ctx context.Context, req *wire.AdmitRequest) (*wire.AdmitResponse, er
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: "RBAC objects: " + err.Error()}
 	}
 	u := userInfo(req)
-	out := &wire.AdmitResponse{Results: make([]wire.AdmitResult, 0, len(req.Requests))}
+	out := &wire.AdmitResponse{Results: make([]wire.AdmitResult, 0, len(req.Requests)), Warnings: c.typeCheck()}
+	h := c.hooks(envs)
 	for i, item := range req.Requests {
-		res, err := c.admit(ctx, envs, authz, u, item)
+		res, err := c.admit(ctx, h, authz, u, item)
 		if err != nil {
 			var we *wire.Error
 			if errors.As(err, &we) {
 				we.Message = fmt.Sprintf("requests[%d]: %s", i, we.Message)
 				return nil, we
 			}
-			return nil, &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("requests[%d]: %v", i, err)}
+			return nil, &wire.Error{Code: wire.CodeInternal, Message: fmt.Sprintf("requests[%d]: %v", i, err)}
 		}
 		out.Results = append(out.Results, *res)
 	}
@@ -131,41 +133,47 @@ func (w *warnings) AddWarning(_, text string) {
 	w.texts = append(w.texts, text)
 }
 
-func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, u user.Info, item wire.AdmitItem) (*wire.AdmitResult, error) {
-	op := admission.Operation(item.Operation)
-	var obj, old *unstructured.Unstructured
-	var err error
-	if present(item.Object) {
-		if obj, err = decodeObject(item.Object); err != nil {
-			return nil, fmt.Errorf("object: %v", err)
-		}
-	}
-	if present(item.OldObject) {
-		if old, err = decodeObject(item.OldObject); err != nil {
-			return nil, fmt.Errorf("oldObject: %v", err)
-		}
-	}
+func (c *cluster) admit(ctx context.Context, h hooks, authz authorizer.Authorizer, u user.Info, item wire.AdmitItem) (*wire.AdmitResult, error) {
+	op := admission.Operation(strings.ToUpper(item.Operation))
 	if op == "" {
 		op = admission.Create
-		if old != nil {
+		if present(item.OldObject) {
 			op = admission.Update
 		}
 	}
 	switch op {
 	case admission.Create, admission.Connect:
-		if obj == nil {
-			return nil, fmt.Errorf("%s needs an object", op)
+		if present(item.OldObject) {
+			return nil, badRequest("%s takes no oldObject", op)
 		}
 	case admission.Update:
-		if obj == nil || old == nil {
-			return nil, fmt.Errorf("UPDATE needs an object and an old object")
+		if !present(item.OldObject) {
+			return nil, badRequest("UPDATE needs oldObject")
 		}
 	case admission.Delete:
-		if old == nil {
-			return nil, fmt.Errorf("DELETE needs the object being deleted (oldObject)")
+		if present(item.Object) || !present(item.OldObject) {
+			return nil, badRequest("DELETE takes the deleted object as oldObject and no object")
 		}
 	default:
-		return nil, fmt.Errorf("operation %q: want CREATE, UPDATE, DELETE or CONNECT", item.Operation)
+		return nil, badRequest("operation %q: want CREATE, UPDATE, DELETE or CONNECT", item.Operation)
+	}
+	if op != admission.Delete && !present(item.Object) {
+		return nil, badRequest("missing object")
+	}
+	var obj, old *unstructured.Unstructured
+	var err error
+	if present(item.Object) {
+		if obj, err = decodeObject(item.Object); err != nil {
+			return nil, invalidObject("object: %v", err)
+		}
+	}
+	if present(item.OldObject) {
+		if old, err = decodeObject(item.OldObject); err != nil {
+			return nil, invalidObject("oldObject: %v", err)
+		}
+	}
+	if obj != nil && old != nil && obj.GroupVersionKind() != old.GroupVersionKind() {
+		return nil, invalidObject("oldObject is a %s, object a %s", old.GroupVersionKind(), obj.GroupVersionKind())
 	}
 	subject := obj
 	if subject == nil {
@@ -174,7 +182,7 @@ func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz aut
 	gvk := subject.GroupVersionKind()
 	info, ok := c.resources.lookup(gvk)
 	if !ok {
-		return nil, fmt.Errorf("no resource serves kind %q in %q (give its CustomResourceDefinition with -f)", gvk.Kind, gvk.GroupVersion())
+		return nil, invalidObject("no resource serves kind %q in %q (give its CustomResourceDefinition with -f)", gvk.Kind, gvk.GroupVersion())
 	}
 	namespace := ""
 	if info.namespaced {
@@ -205,15 +213,15 @@ func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz aut
 
 	nsLister := c.namespaceLister(namespace)
 	matcher := matching.NewMatcher(nsLister, nil)
-	o := admission.NewObjectInterfacesFromScheme(runtime.NewScheme())
+	o := c.defaulter.objectInterfaces()
 
 	var original runtime.Object
 	if obj != nil {
 		original = obj.DeepCopy()
 	}
-	err = c.mutate(ctx, envs, authz, matcher, attrs, o)
+	err = c.mutate(ctx, h.mutating, authz, matcher, attrs, o)
 	if err == nil {
-		err = c.validate(ctx, envs, authz, matcher, attrs, o)
+		err = c.validate(ctx, h.validating, authz, matcher, attrs, o)
 	}
 	res := &wire.AdmitResult{Allowed: true, Warnings: w.texts, AuditAnnotations: attrs.annotations, PatchedObject: json.RawMessage("null")}
 	if res.Warnings == nil {
@@ -236,6 +244,14 @@ func (c *cluster) admit(ctx context.Context, envs *environment.EnvSet, authz aut
 		res.PatchedObject = b
 	}
 	return res, nil
+}
+
+func badRequest(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalidObject(format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf(format, args...)}
 }
 
 func present(raw json.RawMessage) bool {
@@ -298,8 +314,17 @@ func (c *cluster) params(pk *admissionregistrationv1.ParamKind) (*paramSource, m
 	return &paramSource{lister: cache.NewGenericLister(idx, info.resource.GroupResource())}, scope, nil
 }
 
-func (c *cluster) validate(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
-	var hooks []validating.PolicyHook
+// hooks are the policies with their bindings, compiled, as kube-apiserver's
+// policy sources hand them to the dispatchers: a policy without bindings is
+// left out, a paramKind the cluster does not serve is the hook's
+// configuration error.
+type hooks struct {
+	validating []validating.PolicyHook
+	mutating   []mutating.PolicyHook
+}
+
+func (c *cluster) hooks(envs *environment.EnvSet) hooks {
+	var h hooks
 	for _, p := range c.vaps {
 		var bindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
 		for _, b := range c.vapBindings {
@@ -310,26 +335,14 @@ func (c *cluster) validate(ctx context.Context, envs *environment.EnvSet, authz 
 		if len(bindings) == 0 {
 			continue
 		}
-		hook := validating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: c.vapEvaluator(envs, p)}
+		hook := validating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: compileVAP(envs, p)}
 		ps, scope, err := c.params(p.Spec.ParamKind)
 		if ps != nil {
 			hook.ParamInformer, hook.ParamScope = ps, scope
 		}
 		hook.ConfigurationError = err
-		hooks = append(hooks, hook)
+		h.validating = append(h.validating, hook)
 	}
-	if len(hooks) == 0 {
-		return nil
-	}
-	return validating.NewDispatcher(authz, generic.NewPolicyMatcher(m)).Dispatch(ctx, a, o, hooks)
-}
-
-func (c *cluster) vapEvaluator(envs *environment.EnvSet, p *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
-	return compileVAP(envs, p)
-}
-
-func (c *cluster) mutate(ctx context.Context, envs *environment.EnvSet, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
-	var hooks []mutating.PolicyHook
 	for _, p := range c.maps {
 		var bindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
 		for _, b := range c.mapBindings {
@@ -346,8 +359,19 @@ func (c *cluster) mutate(ctx context.Context, envs *environment.EnvSet, authz au
 			hook.ParamInformer, hook.ParamScope = ps, scope
 		}
 		hook.ConfigurationError = err
-		hooks = append(hooks, hook)
+		h.mutating = append(h.mutating, hook)
 	}
+	return h
+}
+
+func (c *cluster) validate(ctx context.Context, hooks []validating.PolicyHook, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
+	if len(hooks) == 0 {
+		return nil
+	}
+	return validating.NewDispatcher(authz, generic.NewPolicyMatcher(m)).Dispatch(ctx, a, o, hooks)
+}
+
+func (c *cluster) mutate(ctx context.Context, hooks []mutating.PolicyHook, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
 	if len(hooks) == 0 || a.GetObject() == nil {
 		return nil
 	}

@@ -175,3 +175,53 @@ func TestSidecarMerge(t *testing.T) {
 		t.Fatalf("want the sidecar merged beside setup by name")
 	}
 }
+
+const crdPolicy = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: webapps.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: webapps, singular: webapp, kind: WebApp, listKind: WebAppList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: webapp-replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [webapps]}
+  validations:
+  - expression: "object.spec.replicsa <= 5"
+  - expression: "object.spec.replicas <= 5 && object.metadata.name != ''"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: webapp-replicas}
+spec: {policyName: webapp-replicas, validationActions: [Deny]}
+`
+
+func TestTypeCheckingWarnings(t *testing.T) {
+	obj := json.RawMessage(`{"apiVersion":"example.com/v1","kind":"WebApp","metadata":{"name":"a"},"spec":{"replicas":2}}`)
+	resp, err := Admit(context.Background(), &wire.AdmitRequest{Documents: docs(t, crdPolicy), Requests: []wire.AdmitItem{{Object: obj}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%q %+v", resp.Warnings, resp.Results[0])
+	if len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], "spec.validations[0].expression") || !strings.Contains(resp.Warnings[0], "replicsa") {
+		t.Fatalf("warnings: %q", resp.Warnings)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "sigs.k8s.io/json"
@@ -26,6 +27,8 @@ type cluster struct {
 	mapBindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
 	namespaces  map[string]*corev1.Namespace
 	resources   *resourceMap
+	schemas     map[schema.GroupVersionKind]json.RawMessage // CRDs' openAPIV3Schema per version
+	defaulter   *crdDefaulter
 	rbac        rbacObjects
 	objects     []*unstructured.Unstructured
 }
@@ -48,7 +51,10 @@ type crdNames struct {
 		} `json:"names"`
 		Scope    string `json:"scope"`
 		Versions []struct {
-			Name string `json:"name"`
+			Name   string `json:"name"`
+			Schema *struct {
+				OpenAPIV3Schema json.RawMessage `json:"openAPIV3Schema"`
+			} `json:"schema"`
 		} `json:"versions"`
 	} `json:"spec"`
 }
@@ -56,7 +62,7 @@ type crdNames struct {
 const admissionregistration = "admissionregistration.k8s.io/v1"
 
 func docErr(i int, format string, args ...any) *wire.Error {
-	return &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("documents[%d]: ", i) + fmt.Sprintf(format, args...)}
+	return &wire.Error{Code: wire.CodeInvalidObject, Message: fmt.Sprintf("documents[%d]: ", i) + fmt.Sprintf(format, args...)}
 }
 
 // decodeInto decodes an object strictly (unknown or duplicate fields are
@@ -73,8 +79,37 @@ func decodeInto(doc []byte, v any) error {
 }
 
 func loadCluster(docs []json.RawMessage) (*cluster, error) {
-	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap()}
+	c := &cluster{namespaces: map[string]*corev1.Namespace{}, resources: newResourceMap(), schemas: map[schema.GroupVersionKind]json.RawMessage{},
+		defaulter: &crdDefaulter{schemas: map[schema.GroupVersionKind]*structuralschema.Structural{}}}
+	type document struct {
+		index int
+		doc   []byte
+	}
+	var expanded []document
 	for i, doc := range docs {
+		u, err := decodeObject(doc)
+		if err != nil {
+			return nil, docErr(i, "%v", err)
+		}
+		if u.GetKind() != "List" || u.GetAPIVersion() != "v1" {
+			expanded = append(expanded, document{i, doc})
+			continue
+		}
+		// kubectl apply -f takes kind: List as its items.
+		l, err := u.ToList()
+		if err != nil {
+			return nil, docErr(i, "%v", err)
+		}
+		for _, item := range l.Items {
+			b, err := item.MarshalJSON()
+			if err != nil {
+				return nil, docErr(i, "%v", err)
+			}
+			expanded = append(expanded, document{i, b})
+		}
+	}
+	for _, d := range expanded {
+		i, doc := d.index, d.doc
 		u, err := decodeObject(doc)
 		if err != nil {
 			return nil, docErr(i, "%v", err)
@@ -121,9 +156,16 @@ func loadCluster(docs []json.RawMessage) (*cluster, error) {
 			if err := json.Unmarshal(doc, &crd); err != nil {
 				return nil, docErr(i, "CustomResourceDefinition: %v", err)
 			}
+			if err := c.defaulter.add(doc); err != nil {
+				return nil, docErr(i, "CustomResourceDefinition %q: %v", u.GetName(), err)
+			}
 			s := crd.Spec
 			for _, v := range s.Versions {
-				c.resources.add(schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}, s.Names.Plural, s.Scope == "Namespaced")
+				gvk := schema.GroupVersionKind{Group: s.Group, Version: v.Name, Kind: s.Names.Kind}
+				c.resources.add(gvk, s.Names.Plural, s.Scope == "Namespaced")
+				if v.Schema != nil && len(v.Schema.OpenAPIV3Schema) > 0 {
+					c.schemas[gvk] = v.Schema.OpenAPIV3Schema
+				}
 			}
 		}
 		if target != nil {
@@ -156,6 +198,11 @@ func decodeObject(doc []byte) (*unstructured.Unstructured, error) {
 	}
 	if _, err := schema.ParseGroupVersion(u.GetAPIVersion()); err != nil {
 		return nil, fmt.Errorf("not a Kubernetes object: %v", err)
+	}
+	if md, ok := m["metadata"]; ok {
+		if _, ok := md.(map[string]any); !ok {
+			return nil, fmt.Errorf("metadata: want a JSON object")
+		}
 	}
 	return u, nil
 }
