@@ -768,7 +768,7 @@ function showFailure(e, markIssues) {
       e.issues.map((is) => ({ where: `${is.line}:${is.column}`, message: is.message, snippet: is.snippet, issue: is })),
     );
   } else if (e instanceof CelError) {
-    const title = { eval_error: 'Evaluation error', cost_limit_exceeded: 'Cost limit exceeded', invalid_env: 'Invalid environment', deadline_exceeded: 'Timed out', invalid_activation: 'Invalid input', invalid_argument: 'Invalid input' }[e.code] ?? 'Error';
+    const title = { eval_error: 'Evaluation error', cost_limit_exceeded: 'Cost limit exceeded', invalid_env: 'Invalid environment', deadline_exceeded: 'Timed out', invalid_activation: 'Invalid input', invalid_argument: 'Invalid input', invalid_object: 'Invalid object', bad_request: 'Bad request', load_failed: 'The module did not load' }[e.code] ?? 'Error';
     if (e.code !== 'eval_error' && e.code !== 'cost_limit_exceeded') current = { key: '', prg: null };
     showErrors(title, [{ where: e.code, message: e.message + (e.cost !== undefined ? ` (cost spent: ${e.cost})` : '') }]);
   } else {
