@@ -1,17 +1,24 @@
 // The playground (playground/dist, built by Vite) in headless Chromium: type an expression, see
 // the result; type a broken one, see the compile error at its place; pick an example; reload from
 // a shared URL; admit the documentation's demo Deployments (a denial, an allowed and patched
-// object), validate custom resources against KEP-2876's CRD (kubectl's messages, the cost report).
+// object), validate custom resources against KEP-2876's CRD (kubectl's messages, the cost report),
+// both compared with the Go CLI (build/celwasm).
 // Screenshots go to test-output/playground/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, watchPage } from '../browser/chromium.mjs';
 import { serve } from '../browser/server.mjs';
 import { sdkRoot } from '../conformance/corpus.mjs';
+import { parse as parseYaml } from 'yaml';
 
 const dist = join(sdkRoot, 'playground', 'dist');
+const repo = join(sdkRoot, '..');
+// The Go CLI the admission and CRD modes are compared with (`make -C sdk-js playground-test`
+// builds it with the modules).
+const cli = process.env.CELWASM_GO_CLI ?? join(repo, 'build', 'celwasm');
 const shots = join(sdkRoot, 'test-output', 'playground');
 let server;
 let browser;
@@ -309,5 +316,44 @@ test('crd mode: validate and cost as the CLI prints them, with kubectl messages'
   assert.equal(await other.inputValue('#mode'), 'crd');
   assert.equal(await other.textContent('#crd-validate'), update);
   await other.close();
+  assert.deepEqual(problems, []);
+});
+
+/** The Go CLI's stdout (exit status 0 or 1: 1 means invalid or denied, not a failure). */
+function goCli(...args) {
+  const r = spawnSync(cli, args, { cwd: repo, encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 1, `${cli} ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+test('the admission and CRD modes show what the Go CLI answers', async () => {
+  assert.ok(existsSync(cli), `${cli} is missing: run make cli at the repository root`);
+  const text = (p) => readFileSync(join(repo, p), 'utf8');
+  // Admission: the demo, each decision against `celwasm admit -o json`.
+  await pick('Demo policies: two Deployments');
+  const want = JSON.parse(goCli('admit', '-o', 'json', '-f', 'conformance/testdata/admission/demo/policies.yaml', 'conformance/testdata/admission/demo/deployments.yaml'));
+  const got = await results();
+  assert.equal(got.length, want.length);
+  want.forEach((w, i) => {
+    const g = got[i];
+    assert.equal(g.allowed, String(w.allowed));
+    assert.equal(g.message, w.allowed ? undefined : w.message);
+    assert.equal(g.reason, w.allowed ? undefined : `${w.reason} (${w.code})`);
+    assert.deepEqual(g.warnings, w.warnings);
+    assert.deepEqual(g.audit, Object.keys(w.auditAnnotations).sort().map((k) => `${k}: ${w.auditAnnotations[k]}`));
+    assert.deepEqual(g.patched === undefined ? null : parseYaml(g.patched), w.patchedObject);
+  });
+  // CRD: every object of kep/invalid.yaml, and the cost reports of the KEP CRD and of one over
+  // the limits, byte for byte as `celwasm validate` and `celwasm cost -v` print them.
+  await pick('WebApp: replicas above maxReplicas');
+  await page.fill('#doc', text('conformance/testdata/crd/kep/invalid.yaml'));
+  await settle();
+  assert.equal((await page.textContent('#crd-validate')) + '\n', goCli('validate', '--crd', 'conformance/testdata/crd/kep/crd.yaml', 'conformance/testdata/crd/kep/invalid.yaml'));
+  assert.equal((await page.textContent('#crd-cost')) + '\n', goCli('cost', '-v', '--crd', 'conformance/testdata/crd/kep/crd.yaml'));
+  await page.fill('#expr', text('conformance/testdata/crd/expensive/crd.yaml'));
+  await page.fill('#doc', '');
+  await settle();
+  assert.equal((await page.textContent('#crd-cost')) + '\n', goCli('cost', '-v', '--crd', 'conformance/testdata/crd/expensive/crd.yaml'));
+  assert.match(await page.textContent('#crd-cost'), /EXCEEDS/);
   assert.deepEqual(problems, []);
 });
