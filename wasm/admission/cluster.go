@@ -21,7 +21,8 @@ import (
 // bindings, namespaces, the kinds CRDs serve, RBAC objects, and every
 // object (each one can be a param).
 type cluster struct {
-	vaps        []*admissionregistrationv1.ValidatingAdmissionPolicy
+	vaps        []*admissionregistrationv1.ValidatingAdmissionPolicy // by name, the dispatch order
+	vapsInOrder []*admissionregistrationv1.ValidatingAdmissionPolicy // as the documents give them
 	vapBindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
 	maps        []*admissionregistrationv1.MutatingAdmissionPolicy
 	mapBindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
@@ -175,7 +176,9 @@ func loadCluster(docs []json.RawMessage) (*cluster, error) {
 		}
 	}
 	// kube-apiserver lists policies from its informers' caches; the
-	// dispatch order does not depend on the order of -f files.
+	// dispatch order does not depend on the order of -f files. Type
+	// checking reports in document order.
+	c.vapsInOrder = append([]*admissionregistrationv1.ValidatingAdmissionPolicy(nil), c.vaps...)
 	sort.SliceStable(c.vaps, func(i, j int) bool { return c.vaps[i].Name < c.vaps[j].Name })
 	sort.SliceStable(c.maps, func(i, j int) bool { return c.maps[i].Name < c.maps[j].Name })
 	return c, nil

@@ -13,23 +13,23 @@ import (
 )
 
 // typeCheck runs kube-apiserver's type checker for ValidatingAdmissionPolicies
-// (validating.TypeChecker, what its policy status controller writes to
-// status.typeChecking) and returns its warnings as
-// "ValidatingAdmissionPolicy 'NAME': FIELD: WARNING". Schemas are known for
-// the custom resources whose CRD is given; kube-apiserver also knows the
-// built-in kinds' schemas, which the module does not carry, so expressions
-// over built-in kinds are not checked (as kube-apiserver skips kinds without
-// a schema). A CRD schema's metadata is ObjectMeta in kube-apiserver's
-// OpenAPI; here it is an object of any fields.
+// (validating.TypeChecker, what kube-controller-manager's policy status
+// controller writes to status.typeChecking) and returns its warnings as
+// "NAME: FIELD: WARNING" (as the reference conformance/admissionref prints
+// them), policies in the order the engine keeps them. Schemas are those
+// kube-apiserver resolves: kube's generated OpenAPI definitions for built-in
+// kinds (builtinSchemas), then the CRDs given for custom resources. A CRD
+// schema's metadata is ObjectMeta in kube-apiserver's OpenAPI; here it is an
+// object of any fields.
 func (c *cluster) typeCheck() []string {
-	if len(c.schemas) == 0 {
+	if len(c.vaps) == 0 {
 		return nil
 	}
-	tc := &validating.TypeChecker{SchemaResolver: crdSchemas(c.schemas), RestMapper: c.resources.restMapper()}
+	tc := &validating.TypeChecker{SchemaResolver: builtinSchemas{next: crdSchemas(c.schemas)}, RestMapper: c.resources.restMapper()}
 	var out []string
-	for _, p := range c.vaps {
+	for _, p := range c.vapsInOrder {
 		for _, w := range tc.Check(p) {
-			out = append(out, fmt.Sprintf("ValidatingAdmissionPolicy '%s': %s: %s", p.Name, w.FieldRef, strings.TrimSpace(w.Warning)))
+			out = append(out, fmt.Sprintf("%s: %s: %s", p.Name, w.FieldRef, w.Warning))
 		}
 	}
 	return out

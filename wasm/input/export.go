@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/celwasm/celwasm/wasm/input/celtext"
 )
 
 // Request is the header line of a celwasm_input request; the input's bytes
 // follow it, after one \n, untouched (any bytes, also none).
 type Request struct {
-	// Op is documents, objects, events, select, keys, text, json or yaml.
+	// Op is documents, objects, events, select, keys, text or json, or one
+	// a module adds with RegisterOp (the admission module's yaml).
 	Op string `json:"op"`
 	// Path is select's dotted field path.
 	Path string `json:"path,omitempty"`
@@ -37,6 +36,13 @@ type errorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
+
+// moreOps are the ops only some modules serve: name → the item (a string).
+var moreOps = map[string]func(data []byte) (string, error){}
+
+// RegisterOp adds an op whose answer is one string item; a module's main
+// package (or a package it imports) calls it from init.
+func RegisterOp(name string, f func(data []byte) (string, error)) { moreOps[name] = f }
 
 // Handle answers one celwasm_input request (docs/abi.md, "input"): a header
 // line, then one line per item — documents, objects and events as JSON
@@ -91,18 +97,20 @@ func Handle(req []byte) (resp []byte) {
 		if b, err = Indent(data); err == nil {
 			items = [][]byte{jsonString(string(b))}
 		}
-	case "yaml":
-		var b []byte
-		if b, err = yaml.JSONToYAML(data); err == nil {
-			items = [][]byte{jsonString(string(b))}
-		}
 	case "text":
 		var s string
 		if s, err = celtext.Format(data); err == nil {
 			items = [][]byte{jsonString(s)}
 		}
 	default:
-		return fail(CodeBadRequest, fmt.Sprintf("input header: unknown op %q", r.Op))
+		op, ok := moreOps[r.Op]
+		if !ok {
+			return fail(CodeBadRequest, fmt.Sprintf("input header: unknown op %q", r.Op))
+		}
+		var s string
+		if s, err = op(data); err == nil {
+			items = [][]byte{jsonString(s)}
+		}
 	}
 	if err != nil {
 		return fail(CodeInvalidInput, err.Error())

@@ -1,7 +1,9 @@
 // Examples from the project's seeds, over the real documents in conformance/testdata:
 // KEP-2876's CRD validation rule table, the Knative advanced-filtering proposal (as CEL over `ce`,
 // and as trigger filters the module turns into CEL), and Tekton's TEP-0145 CEL `when` expressions
-// (as CEL, and as written with $(…) references). Each example is a complete playground state.
+// (as CEL, and as written with $(…) references), the Kubernetes documentation's admission policies
+// (the demo of conformance/testdata/admission) and KEP-2876's WebApp CRD with objects to validate.
+// Each example is a complete playground state.
 import webapp from '../../../conformance/testdata/k8s/webapp.yaml?raw';
 import deployment from '../../../conformance/testdata/k8s/deployment.yaml?raw';
 import service from '../../../conformance/testdata/k8s/service.yaml?raw';
@@ -14,6 +16,13 @@ import knativeTrigger from '../../../conformance/testdata/knative/trigger.yaml?r
 import knativePR from '../../../conformance/testdata/knative/pull-request.json?raw';
 import complex from '../../../conformance/testdata/filters/11-complex-boolean.yaml?raw';
 import pipelineRun from '../../../conformance/testdata/tekton/pipelinerun-context.json?raw';
+import admissionPolicies from '../../../conformance/testdata/admission/demo/policies.yaml?raw';
+import admissionDeployments from '../../../conformance/testdata/admission/demo/deployments.yaml?raw';
+import webappCRD from '../../../conformance/testdata/crd/kep/crd.yaml?raw';
+import webappValid from '../../../conformance/testdata/crd/kep/valid.yaml?raw';
+import webappInvalid from '../../../conformance/testdata/crd/kep/invalid.yaml?raw';
+import webappOld from '../../../conformance/testdata/crd/kep/old.yaml?raw';
+import webappNewInvalid from '../../../conformance/testdata/crd/kep/new-invalid.yaml?raw';
 
 const crd = (title, expr) => ({ group: 'CRD validation rules (KEP-2876)', title, expr, doc: webapp, bind: 'self', at: 'spec', base: 'kubernetes' });
 const knative = (title, expr, doc = pullRequest) => ({ group: 'Knative trigger filters', title, expr, doc, bind: 'ce', at: '', base: 'kubernetes' });
@@ -37,6 +46,21 @@ tasks:
     results:
       exists: "yes"
 `;
+/** The i-th document (0-based) of a multi-document YAML file, its own comments kept. */
+function yamlDocument(text, i) {
+  const docs = text.split(/^---[ \t]*$/m).filter((d) => d.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#')));
+  return docs[i].replace(/^\n+/, '');
+}
+
+// The Kubernetes documentation's ValidatingAdmissionPolicy (replica limit with a ConfigMap param
+// and a namespace selector), a Warn+Audit label rule and a defaulting MutatingAdmissionPolicy
+// (conformance/testdata/admission/demo), over the demo's Deployments.
+const admission = (title, doc, extra = {}) => ({ group: 'Admission policies (Kubernetes documentation)', title, mode: 'admission', expr: admissionPolicies, doc, bind: '', at: '', base: 'kubernetes', ...extra });
+const nginx = yamlDocument(admissionDeployments, 1);
+
+// KEP-2876's WebApp CRD (conformance/testdata/crd/kep) with objects of that folder.
+const crdMode = (title, doc, old = '') => ({ group: 'CRD validation and cost (KEP-2876)', title, mode: 'crd', expr: webappCRD, doc, old, bind: '', at: '', base: 'kubernetes' });
+
 const tekton = (title, expr) => ({ group: 'Tekton when expressions (TEP-0145)', title, expr, doc: tektonDoc, bind: '', at: '', base: 'cel' });
 
 export const examples = [
@@ -74,4 +98,10 @@ export const examples = [
   tekton('Coverage threshold', "tasks['unit-test'].results['test-coverage'] >= 0.9"),
   tekton('Release branch', "params.branch.matches('release/.*')"),
   tekton('Result of another task', "tasks['check-file'].results.exists in ['yes']"),
+  admission('Demo policies: two Deployments', admissionDeployments),
+  admission('Replica limit: scaling up (UPDATE)', nginx, { old: nginx.replace('replicas: 5', 'replicas: 2') }),
+  admission('Deleting a Deployment (no policy matches DELETE)', nginx, { operation: 'DELETE' }),
+  crdMode('WebApp: replicas above maxReplicas', yamlDocument(webappInvalid, 0)),
+  crdMode('WebApp: a valid object', yamlDocument(webappValid, 0)),
+  crdMode('WebApp: an update that changes an immutable field', yamlDocument(webappNewInvalid, 0), webappOld),
 ];

@@ -1022,10 +1022,14 @@ def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
 
 
 def _yaml_out(v: Any) -> str:
-    """v as YAML the way the Go CLI prints patched objects (the module's
+    """v as YAML the way the Go CLI prints patched objects (celwasm-admission's
     celwasm_input "yaml": sigs.k8s.io/yaml's JSONToYAML)."""
     text = json.dumps(v, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    out: str = json.loads(_input("yaml", text)[1][0])
+    try:
+        items = _runtime()._admission_runtime()._input("yaml", text)[1]
+    except CelError as e:
+        raise InputError(e.message) from None
+    out: str = json.loads(items[0])
     return out
 
 

@@ -9,6 +9,7 @@ import (
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/abi/admithandler"
 	"github.com/celwasm/celwasm/wasm/input"
+	_ "github.com/celwasm/celwasm/wasm/input/yamlop"
 	"github.com/celwasm/celwasm/wasm/module"
 	"github.com/celwasm/celwasm/wire"
 )
