@@ -10,7 +10,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "sigs.k8s.io/json"
 
@@ -203,8 +205,14 @@ func decodeObject(doc []byte) (*unstructured.Unstructured, error) {
 		return nil, fmt.Errorf("not a Kubernetes object: %v", err)
 	}
 	if md, ok := m["metadata"]; ok {
-		if _, ok := md.(map[string]any); !ok {
+		mm, ok := md.(map[string]any)
+		if !ok {
 			return nil, fmt.Errorf("metadata: want a JSON object")
+		}
+		// kube-apiserver decodes every object's metadata as ObjectMeta.
+		var om metav1.ObjectMeta
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(mm, &om); err != nil {
+			return nil, fmt.Errorf("metadata: %v", err)
 		}
 	}
 	return u, nil

@@ -10,7 +10,8 @@ import (
 // (request.resource) and their scope: the built-in kinds below and the
 // kinds of the CustomResourceDefinitions given.
 type resourceMap struct {
-	byKind map[schema.GroupVersionKind]resourceInfo
+	byKind  map[schema.GroupVersionKind]resourceInfo
+	builtin map[schema.GroupVersionKind]bool // the kinds of the table below
 }
 
 type resourceInfo struct {
@@ -87,10 +88,12 @@ var builtin = []struct {
 }
 
 func newResourceMap() *resourceMap {
-	m := &resourceMap{byKind: map[schema.GroupVersionKind]resourceInfo{}}
+	m := &resourceMap{byKind: map[schema.GroupVersionKind]resourceInfo{}, builtin: map[schema.GroupVersionKind]bool{}}
 	for _, b := range builtin {
 		for _, v := range strings.Split(b.versions, ",") {
-			m.add(schema.GroupVersionKind{Group: b.group, Version: v, Kind: b.kind}, b.plural, b.namespaced)
+			gvk := schema.GroupVersionKind{Group: b.group, Version: v, Kind: b.kind}
+			m.add(gvk, b.plural, b.namespaced)
+			m.builtin[gvk] = true
 		}
 	}
 	return m
