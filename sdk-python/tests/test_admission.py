@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 import celwasm
-from celwasm import BadRequestError, CelError, InvalidArgumentError, InvalidEnvError, InvalidPolicyError
+from celwasm import InvalidObjectError, BadRequestError, CelError, InvalidArgumentError, InvalidEnvError, InvalidPolicyError
 from celwasm._cli import _admit_result_json, _json_out
 from celwasm._runtime import _admit_request
 
@@ -123,7 +123,7 @@ def test_admission_module_is_loaded_by_the_first_admit() -> None:
 def test_bad_input_typed_errors_with_the_go_cli_messages(art: celwasm.Runtime) -> None:
     policies = docs("demo-policy.yaml")
     # A request object that is not an object, one of a kind no resource serves, a string: the
-    # module's bad_request, as the Go CLI prints it ("error: MESSAGE", exit 2).
+    # module's invalid_object, as the Go CLI prints it ("error: MESSAGE", exit 2).
     for stdin, obj in [
         (b"[1]\n", "[1]"),
         (b'{"apiVersion":"v1","kind":"Frob","metadata":{"name":"x"}}\n', {"apiVersion": "v1", "kind": "Frob", "metadata": {"name": "x"}}),
@@ -131,11 +131,11 @@ def test_bad_input_typed_errors_with_the_go_cli_messages(art: celwasm.Runtime) -
     ]:
         rc, _, err = go_admit(["-f", "demo-policy.yaml", "-"], stdin)
         assert rc == 2, err
-        with pytest.raises(BadRequestError) as e:
+        with pytest.raises(InvalidObjectError) as e:
             art.admit({"documents": policies, "requests": [{"object": obj}]})
-        assert e.value.code == "bad_request" and err == "error: %s\n" % e.value.message
+        assert e.value.code == "invalid_object" and err == "error: %s\n" % e.value.message
     for d in ["[1]", "42", "null", '{"metadata":{"name":"x"}}']:
-        with pytest.raises(BadRequestError) as e:
+        with pytest.raises(InvalidObjectError) as e:
             art.admit({"documents": [d], "requests": []})
         assert e.value.message.startswith("documents[0]: "), e.value.message
     # Invalid JSON (and YAML): neither host can send it (the Go CLI: exit 2).

@@ -186,7 +186,7 @@ test('admit: the Worker runtime gives the same answers', async () => {
   const w = await WorkerRuntime.load({ wasm: rt.module, admissionWasm: rt.admissionRuntime().module });
   try {
     for (const c of cases().slice(0, 2)) assert.deepEqual(await w.admit(c.request), rt.admit(c.request), c.name);
-    await assert.rejects(w.admit({ documents: ['[1]'], requests: [] }), (e) => e instanceof CelError && e.code === 'bad_request');
+    await assert.rejects(w.admit({ documents: ['[1]'], requests: [] }), (e) => e instanceof CelError && e.code === 'invalid_object');
   } finally {
     w.close();
   }
@@ -225,7 +225,7 @@ test('bad input: typed errors, with the Go CLI\'s messages', () => {
   const policies = docs('demo-policy.yaml');
   const bad = [
     // A request object that is not an object, one of a kind no resource serves, a document that
-    // is not an object: the module's bad_request, as the Go CLI prints it ("error: MESSAGE", exit 2).
+    // is not an object: the module's invalid_object, as the Go CLI prints it ("error: MESSAGE", exit 2).
     { stdin: '[1]\n', request: { documents: policies, requests: [{ object: '[1]' }] } },
     { stdin: '{"apiVersion":"v1","kind":"Frob","metadata":{"name":"x"}}\n', request: { documents: policies, requests: [{ object: { apiVersion: 'v1', kind: 'Frob', metadata: { name: 'x' } } }] } },
     { stdin: '"just a string"\n', request: { documents: policies, requests: [{ object: '"just a string"' }] } },
@@ -235,13 +235,13 @@ test('bad input: typed errors, with the Go CLI\'s messages', () => {
     assert.equal(p.status, 2, p.stderr);
     assert.throws(
       () => rt.admit(b.request),
-      (e) => e instanceof CelError && e.code === 'bad_request' && p.stderr === `error: ${e.message}\n`,
+      (e) => e instanceof CelError && e.code === 'invalid_object' && p.stderr === `error: ${e.message}\n`,
       p.stderr,
     );
   }
   // A document that is not an object.
   for (const d of ['[1]', '42', 'null', '{"metadata":{"name":"x"}}']) {
-    assert.throws(() => rt.admit({ documents: [d], requests: [] }), (e) => e instanceof CelError && e.code === 'bad_request' && /^documents\[0\]: /.test(e.message), d);
+    assert.throws(() => rt.admit({ documents: [d], requests: [] }), (e) => e instanceof CelError && e.code === 'invalid_object' && /^documents\[0\]: /.test(e.message), d);
   }
   // Invalid JSON: neither host can send it (the Go CLI: not JSON or YAML, exit 2).
   const p = spawnSync(cli, ['admit', '--engine', 'wasmtime', '-f', '-', 'deployments.yaml'], { input: '{"apiVersion":', encoding: 'utf8', cwd: fixtures });
