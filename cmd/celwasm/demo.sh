@@ -70,3 +70,6 @@ echo; echo "== CRD validation offline: kube-apiserver's validator and cost estim
 run validate --crd "$TD/crd/kep/crd.yaml" "$TD/crd/kep/valid.yaml"
 run validate --crd "$TD/crd/kep/crd.yaml" "$TD/crd/kep/invalid.yaml"
 run cost --crd "$TD/crd/expensive/crd.yaml"
+
+echo; echo "== Admission policies offline: kube-apiserver's MutatingAdmissionPolicy and ValidatingAdmissionPolicy plugins"
+run admit -f "$TD/admission/demo/policies.yaml" "$TD/admission/demo/deployments.yaml"
