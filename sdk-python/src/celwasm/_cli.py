@@ -1024,9 +1024,13 @@ def _print_result(out: List[str], file: str, r: Any, show_rules: bool) -> None:
 def _yaml_out(v: Any) -> str:
     """v as YAML the way the Go CLI prints patched objects (celwasm-admission's
     celwasm_input "yaml": sigs.k8s.io/yaml's JSONToYAML)."""
-    text = json.dumps(v, allow_nan=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    # Raw UTF-8 as the module's JSON has it (YAML reads no surrogate-pair escapes), with
+    # U+2028 and U+2029 escaped as Go's encoding/json writes them (raw, YAML breaks lines there).
+    text = json.dumps(v, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    data = text.encode("utf-8", "surrogatepass")
     try:
-        items = _runtime()._admission_runtime()._input("yaml", text)[1]
+        items = _runtime()._admission_runtime()._input("yaml", data)[1]
     except CelError as e:
         raise InputError(e.message) from None
     out: str = json.loads(items[0])
@@ -1367,11 +1371,12 @@ def _cmd_admit(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr:
             for d, info in _read_objects(f, stdin):
                 it: Dict[str, Any] = {"operation": op, "object": d, "namespace": ns}
                 k, _ = _key_of(info)
-                old = olds.get(k)
-                if old is not None and op != "DELETE":
-                    it["oldObject"] = old
-                elif old is None and ns != "":
-                    it["oldObject"] = olds.get((k[0], k[1], ns, k[3]))
+                if op in ("", "UPDATE"):
+                    old = olds.get(k)
+                    if old is None and k[2] == "":
+                        old = olds.get((k[0], k[1], ns or "default", k[3]))
+                    if old is not None:
+                        it["oldObject"] = old
                 if op == "DELETE":
                     it["object"], it["oldObject"] = None, d
                 requests.append(it)
@@ -1388,13 +1393,13 @@ def _cmd_admit(args: Sequence[str], stdin: IO[bytes], stdout: IO[bytes], stderr:
         try:
             resp = rt.admit(request)
         except CelError as e:
-            if e.code not in ("invalid_policy", "bad_request"):
+            if e.code not in ("invalid_policy", "bad_request", "invalid_object"):
                 return _report(stderr, e)
             stderr.write("error: %s\n" % e.message)
             if isinstance(e, InvalidPolicyError):
                 for fe in e.field_errors:
                     stderr.write("* %s: %s\n" % (fe.field, fe.message))
-            return EXIT_USAGE if e.code == "bad_request" else EXIT_ERROR
+            return EXIT_ERROR if e.code == "invalid_policy" else EXIT_USAGE
     for w in resp.get("warnings") or ():
         stderr.write("Warning: %s\n" % w)
     results: List[Dict[str, Any]] = resp["results"]
