@@ -61,7 +61,7 @@ const (
 // CESQL); ModuleFull serves every request but admit, including CRD validate
 // and cost and cesql filters, which need dependencies other than CEL;
 // ModuleAdmission serves admit (admission policies, k8s.io/apiserver's
-// admission plugins) besides compile, eval and eval_batch.
+// admission plugins) only.
 const (
 	ModuleExpr      = "celwasm"
 	ModuleFull      = "celwasm-full"

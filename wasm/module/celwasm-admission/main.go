@@ -1,8 +1,9 @@
 // Command celwasm-admission is the admission module,
 // build/celwasm-admission.wasm: admit (ValidatingAdmissionPolicy and
-// MutatingAdmissionPolicy with k8s.io/apiserver's admission plugins) beside
-// compile, eval and eval_batch. Hosts load it only for admit
-// (RATIONALE.md, "Two modules").
+// MutatingAdmissionPolicy with k8s.io/apiserver's admission plugins), with
+// version and input; compile, eval and eval_batch answer needs_module naming
+// the expression module. Hosts load it only for admit (RATIONALE.md, "Two
+// modules", "Admission module size").
 package main
 
 import (
@@ -14,16 +15,21 @@ import (
 	"github.com/celwasm/celwasm/wire"
 )
 
-const crdWhy = "CRD validation links k8s.io/apiextensions-apiserver, which the admission module leaves out"
+const (
+	crdWhy  = "CRD validation links k8s.io/apiextensions-apiserver's validator, which the admission module leaves out"
+	exprWhy = "the admission module serves admit only; expressions are the expression module's"
+)
 
 func init() {
 	h := abi.NewHandler()
 	module.Serve(module.Table{
-		Compile: h.Compile, Eval: h.Eval, EvalBatch: h.EvalBatch,
-		Validate: module.Elsewhere("validate", wire.ModuleFull, crdWhy),
-		Cost:     module.Elsewhere("cost", wire.ModuleFull, crdWhy),
-		Admit:    admithandler.New(h).Admit,
-		Version:  h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
+		Compile:   module.Elsewhere("compile", wire.ModuleExpr, exprWhy),
+		Eval:      module.Elsewhere("eval", wire.ModuleExpr, exprWhy),
+		EvalBatch: module.Elsewhere("eval_batch", wire.ModuleExpr, exprWhy),
+		Validate:  module.Elsewhere("validate", wire.ModuleFull, crdWhy),
+		Cost:      module.Elsewhere("cost", wire.ModuleFull, crdWhy),
+		Admit:     admithandler.New(h).Admit,
+		Version:   h.Version, Input: input.Handle, Free: h.Free, EvalActivation: h.EvalActivation,
 	})
 }
 
