@@ -3,7 +3,6 @@ package celwasm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/celwasm/celwasm/wire"
 )
@@ -54,17 +53,6 @@ func (r *Runtime) Admit(ctx context.Context, req *AdmitRequest) (*AdmitResponse,
 		return nil, err
 	}
 	if err := decodeCRDError(resp); err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Code == CodeInvalidPolicy {
-			var withFields struct {
-				Error struct {
-					FieldErrors []FieldError `json:"fieldErrors"`
-				} `json:"error"`
-			}
-			if json.Unmarshal(resp, &withFields) == nil && len(withFields.Error.FieldErrors) > 0 {
-				e.Err = &CRDFieldErrors{Errors: withFields.Error.FieldErrors}
-			}
-		}
 		return nil, err
 	}
 	var out AdmitResponse

@@ -221,12 +221,12 @@ func (r *Runtime) callOnce(ctx context.Context, fn Export, req []byte) ([]byte, 
 	return r.call(ctx, in, fn, req)
 }
 
-// decodeCRDError is decodeError with the CRD's field errors of an
-// invalid_crd error as its cause.
+// decodeCRDError is decodeError with the field errors of an invalid_crd or
+// invalid_policy error as its cause.
 func decodeCRDError(resp []byte) error {
 	err := decodeError(resp)
 	var e *Error
-	if err == nil || !errors.As(err, &e) || e.Code != CodeInvalidCRD {
+	if err == nil || !errors.As(err, &e) || (e.Code != CodeInvalidCRD && e.Code != CodeInvalidPolicy) {
 		return err
 	}
 	var withFields struct {

@@ -89,18 +89,10 @@ func cmdAdmit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			req.Documents = append(req.Documents, o.doc)
 		}
 	}
-	olds := map[objectKey][]byte{}
-	for _, f := range oldFiles {
-		objs, err := readObjects(f, stdin)
-		if err != nil {
-			fmt.Fprintln(stderr, "celwasm admit:", err)
-			return exitUsage
-		}
-		for _, o := range objs {
-			if k, ok := keyOf(o); ok {
-				olds[k] = o.doc
-			}
-		}
+	olds, err := readOlds(oldFiles, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "celwasm admit:", err)
+		return exitUsage
 	}
 	type item struct {
 		object

@@ -119,6 +119,23 @@ func readObjects(file string, stdin io.Reader) ([]object, error) {
 // objectKey identifies an object: group, kind, namespace, name.
 type objectKey struct{ group, kind, namespace, name string }
 
+// readOlds reads the stored objects of --old files by identity.
+func readOlds(files []string, stdin io.Reader) (map[objectKey][]byte, error) {
+	olds := map[objectKey][]byte{}
+	for _, f := range files {
+		objs, err := readObjects(f, stdin)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range objs {
+			if k, ok := keyOf(o); ok {
+				olds[k] = o.doc
+			}
+		}
+	}
+	return olds, nil
+}
+
 func keyOf(o object) (objectKey, bool) {
 	return objectKey{o.info.Group, o.info.Kind, o.info.Namespace, o.info.Name}, o.info.KeyOK
 }
@@ -149,18 +166,10 @@ func cmdValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "celwasm validate:", err)
 		return exitUsage
 	}
-	olds := map[objectKey][]byte{}
-	for _, f := range oldFiles {
-		objs, err := readObjects(f, stdin)
-		if err != nil {
-			fmt.Fprintln(stderr, "celwasm validate:", err)
-			return exitUsage
-		}
-		for _, o := range objs {
-			if k, ok := keyOf(o); ok {
-				olds[k] = o.doc
-			}
-		}
+	olds, err := readOlds(oldFiles, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "celwasm validate:", err)
+		return exitUsage
 	}
 	// Objects in input order, grouped per CRD for the module.
 	type item struct {

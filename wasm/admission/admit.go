@@ -324,44 +324,42 @@ type hooks struct {
 }
 
 func (c *cluster) hooks(envs *environment.EnvSet) hooks {
-	var h hooks
-	for _, p := range c.vaps {
-		var bindings []*admissionregistrationv1.ValidatingAdmissionPolicyBinding
-		for _, b := range c.vapBindings {
-			if b.Spec.PolicyName == p.Name {
-				bindings = append(bindings, b)
+	return hooks{
+		validating: policyHooks(c, c.vaps, c.vapBindings, validating.NewValidatingAdmissionPolicyAccessor,
+			validating.NewValidatingAdmissionPolicyBindingAccessor, func(p *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
+				return compileVAP(envs, p)
+			}),
+		mutating: policyHooks(c, c.maps, c.mapBindings, mutating.NewMutatingAdmissionPolicyAccessor,
+			mutating.NewMutatingAdmissionPolicyBindingAccessor, func(p *admissionregistrationv1.MutatingAdmissionPolicy) mutating.PolicyEvaluator {
+				return compileMAP(envs, p)
+			}),
+	}
+}
+
+// policyHooks pairs each policy with its bindings and compiles it.
+func policyHooks[P, B runtime.Object, E generic.Evaluator](c *cluster, policies []P, bindings []B,
+	policyAccessor func(P) generic.PolicyAccessor, bindingAccessor func(B) generic.BindingAccessor, compile func(P) E) []generic.PolicyHook[P, B, E] {
+	var out []generic.PolicyHook[P, B, E]
+	for _, p := range policies {
+		pa := policyAccessor(p)
+		var bs []B
+		for _, b := range bindings {
+			if bindingAccessor(b).GetPolicyName().Name == pa.GetName() {
+				bs = append(bs, b)
 			}
 		}
-		if len(bindings) == 0 {
+		if len(bs) == 0 {
 			continue
 		}
-		hook := validating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: compileVAP(envs, p)}
-		ps, scope, err := c.params(p.Spec.ParamKind)
+		hook := generic.PolicyHook[P, B, E]{Policy: p, Bindings: bs, Evaluator: compile(p)}
+		ps, scope, err := c.params(pa.GetParamKind())
 		if ps != nil {
 			hook.ParamInformer, hook.ParamScope = ps, scope
 		}
 		hook.ConfigurationError = err
-		h.validating = append(h.validating, hook)
+		out = append(out, hook)
 	}
-	for _, p := range c.maps {
-		var bindings []*admissionregistrationv1.MutatingAdmissionPolicyBinding
-		for _, b := range c.mapBindings {
-			if b.Spec.PolicyName == p.Name {
-				bindings = append(bindings, b)
-			}
-		}
-		if len(bindings) == 0 {
-			continue
-		}
-		hook := mutating.PolicyHook{Policy: p, Bindings: bindings, Evaluator: compileMAP(envs, p)}
-		ps, scope, err := c.params(p.Spec.ParamKind)
-		if ps != nil {
-			hook.ParamInformer, hook.ParamScope = ps, scope
-		}
-		hook.ConfigurationError = err
-		h.mutating = append(h.mutating, hook)
-	}
-	return h
+	return out
 }
 
 func (c *cluster) validate(ctx context.Context, hooks []validating.PolicyHook, authz authorizer.Authorizer, m *matching.Matcher, a admission.Attributes, o admission.ObjectInterfaces) error {
