@@ -31,9 +31,10 @@ func TestTwoModules(t *testing.T) {
 			t.Fatalf("a CEL filter loaded celwasm-full (loads %v)", loads)
 		}
 		v, err := rt.Version(ctx)
-		if err != nil || len(v.Modules) != 2 || v.Modules[0].Name != "celwasm" || !v.Modules[0].Loaded ||
+		if err != nil || len(v.Modules) != 3 || v.Modules[0].Name != "celwasm" || !v.Modules[0].Loaded ||
 			v.Modules[1].Name != "celwasm-full" || v.Modules[1].Loaded || v.Modules[1].SHA256 != module.Full.SHA256() ||
-			v.Modules[1].Size != len(module.Full.Bytes()) || v.Modules[0].SHA256 != v.ModuleSHA256 {
+			v.Modules[1].Size != len(module.Full.Bytes()) || v.Modules[0].SHA256 != v.ModuleSHA256 ||
+			v.Modules[2].Name != "celwasm-admission" || v.Modules[2].Loaded || v.Modules[2].SHA256 != module.Admission.SHA256() {
 			t.Fatalf("version: %+v %v", v, err)
 		}
 		for filter, want := range map[string]string{
