@@ -143,7 +143,8 @@ test('trigger filter and when modes: the module derives the CEL, shown next to t
   assert.equal(await page.inputValue('#mode'), 'filter');
   assert.equal(await page.isDisabled('#bind'), true);
   assert.equal(await page.textContent('#result-value'), 'true');
-  assert.equal(await page.isVisible('#result-cel'), true);
+  // The derived CEL is shown once celwasm-full, which this filter needs, has answered.
+  await page.waitForSelector('#result-cel', { state: 'visible', timeout: 60_000 });
   assert.match(await page.textContent('#result-cel'), /attrs\.type\)\.startsWith\("com\.github\."\)/);
   await page.screenshot({ path: join(shots, 'filter.png'), fullPage: true });
   await pick('Trigger: binary-mode event');
