@@ -135,11 +135,52 @@ type Runtime struct {
 
 	nextProgram atomic.Uint64
 
-	fullMu sync.Mutex
-	fullRT *Runtime // celwasm-full, loaded on first need
+	full      lazyRuntime // celwasm-full, loaded on first need
+	admission lazyRuntime // celwasm-admission, loaded on first admit
+}
 
-	admissionMu sync.Mutex
-	admissionRT *Runtime // celwasm-admission, loaded on first admit
+// lazyRuntime is the Runtime of a module loaded on first need.
+type lazyRuntime struct {
+	mu sync.Mutex
+	rt *Runtime
+}
+
+// get returns l's Runtime, loading it with r's options changed by set.
+func (l *lazyRuntime) get(ctx context.Context, r *Runtime, set func(*options)) (*Runtime, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
+	}
+	if l.rt == nil {
+		o := r.opts
+		set(&o)
+		rt, err := New(ctx, func(dst *options) { *dst = o })
+		if err != nil {
+			return nil, err
+		}
+		l.rt = rt
+	}
+	return l.rt, nil
+}
+
+// loaded returns l's Runtime, nil when it is not loaded.
+func (l *lazyRuntime) loaded() *Runtime {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rt
+}
+
+// close closes l's Runtime if it was loaded.
+func (l *lazyRuntime) close(ctx context.Context) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rt != nil {
+		l.rt.Close(ctx)
+	}
 }
 
 // New compiles the module (from the cache when possible) and creates the
@@ -224,30 +265,13 @@ func (r *Runtime) MemoryBytes() uint64 {
 	return n
 }
 
-// full returns the Runtime of celwasm-full, loading it on first use; a
-// Runtime that runs celwasm-full returns itself.
+// fullRuntime returns the Runtime of celwasm-full, loading it on first use;
+// a Runtime that runs celwasm-full returns itself.
 func (r *Runtime) fullRuntime(ctx context.Context) (*Runtime, error) {
 	if r.opts.full {
 		return r, nil
 	}
-	r.fullMu.Lock()
-	defer r.fullMu.Unlock()
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
-		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
-	}
-	if r.fullRT == nil {
-		o := r.opts
-		o.full = true
-		full, err := New(ctx, func(dst *options) { *dst = o })
-		if err != nil {
-			return nil, err
-		}
-		r.fullRT = full
-	}
-	return r.fullRT, nil
+	return r.full.get(ctx, r, func(o *options) { o.full = true })
 }
 
 // admissionRuntime returns the Runtime of celwasm-admission, loading it on
@@ -256,31 +280,12 @@ func (r *Runtime) admissionRuntime(ctx context.Context) (*Runtime, error) {
 	if r.opts.admission {
 		return r, nil
 	}
-	r.admissionMu.Lock()
-	defer r.admissionMu.Unlock()
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
-		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
-	}
-	if r.admissionRT == nil {
-		o := r.opts
-		o.admission, o.full = true, false
-		adm, err := New(ctx, func(dst *options) { *dst = o })
-		if err != nil {
-			return nil, err
-		}
-		r.admissionRT = adm
-	}
-	return r.admissionRT, nil
+	return r.admission.get(ctx, r, func(o *options) { o.admission, o.full = true, false })
 }
 
 // FullLoaded reports whether celwasm-full has been loaded.
 func (r *Runtime) FullLoaded() bool {
-	r.fullMu.Lock()
-	defer r.fullMu.Unlock()
-	return r.fullRT != nil || r.opts.full
+	return r.full.loaded() != nil || r.opts.full
 }
 
 // Engine returns the name of the WebAssembly runtime in use.
@@ -296,16 +301,8 @@ func (r *Runtime) Close(ctx context.Context) error {
 	}
 	r.closed = true
 	r.mu.Unlock()
-	r.fullMu.Lock()
-	if r.fullRT != nil {
-		r.fullRT.Close(ctx)
-	}
-	r.fullMu.Unlock()
-	r.admissionMu.Lock()
-	if r.admissionRT != nil {
-		r.admissionRT.Close(ctx)
-	}
-	r.admissionMu.Unlock()
+	r.full.close(ctx)
+	r.admission.close(ctx)
 	for {
 		select {
 		case in := <-r.idle:
@@ -581,23 +578,19 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	v.Engine = r.engine.Name()
 	v.Modules = []ModuleInfo{{Name: module.Expr.Name, Size: len(r.opts.wasm), SHA256: r.sha, Loaded: true}}
 	full := ModuleInfo{Name: module.Full.Name}
-	r.fullMu.Lock()
-	if r.fullRT != nil {
-		full.Size, full.SHA256, full.Loaded = len(r.fullRT.opts.wasm), r.fullRT.sha, true
+	if rt := r.full.loaded(); rt != nil {
+		full.Size, full.SHA256, full.Loaded = len(rt.opts.wasm), rt.sha, true
 	} else if r.opts.fullWasm != nil {
 		full.Size, full.SHA256 = len(r.opts.fullWasm), sum256(r.opts.fullWasm)
 	} else {
 		full.Size, full.SHA256 = len(module.Full.Bytes()), module.Full.SHA256()
 	}
-	r.fullMu.Unlock()
 	adm := ModuleInfo{Name: module.Admission.Name}
-	r.admissionMu.Lock()
-	if r.admissionRT != nil {
-		adm.Size, adm.SHA256, adm.Loaded = len(r.admissionRT.opts.wasm), r.admissionRT.sha, true
+	if rt := r.admission.loaded(); rt != nil {
+		adm.Size, adm.SHA256, adm.Loaded = len(rt.opts.wasm), rt.sha, true
 	} else {
 		adm.Size, adm.SHA256 = len(module.Admission.Bytes()), module.Admission.SHA256()
 	}
-	r.admissionMu.Unlock()
 	v.Modules = append(v.Modules, full, adm)
 	return &v, nil
 }

@@ -207,7 +207,22 @@ class DeadlineExceededError(CanceledError, TimeoutError):
     default_code = CODE_DEADLINE_EXCEEDED
 
 
-class InvalidCRDError(CelError):
+class _FieldErrorsError(CelError):
+    """An error with kube-apiserver's field errors (``field_errors``)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: Optional[str] = None,
+        cost: Optional[int] = None,
+        field_errors: "Sequence[FieldError]" = (),
+    ) -> None:
+        super().__init__(message, code=code, cost=cost)
+        self.field_errors: "Tuple[FieldError, ...]" = tuple(field_errors)
+
+
+class InvalidCRDError(_FieldErrorsError):
     """The CustomResourceDefinition cannot be used (``invalid_crd``): it is not an
     apiextensions.k8s.io/v1 CustomResourceDefinition (not JSON, another kind or
     version, missing group/kind/versions, a field of the wrong type), has no
@@ -224,29 +239,20 @@ class InvalidCRDError(CelError):
 
     default_code = CODE_INVALID_CRD
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: Optional[str] = None,
-        cost: Optional[int] = None,
-        field_errors: "Sequence[FieldError]" = (),
-    ) -> None:
-        super().__init__(message, code=code, cost=cost)
-        self.field_errors: "Tuple[FieldError, ...]" = tuple(field_errors)
-
 
 class InvalidObjectError(CelError):
     """An object never reached validation (``invalid_object``): it is not a JSON
     object, has no apiVersion or kind, is not of the CRD's group and kind,
     names a version that is not served (or cannot be converted offline), or
     has metadata that does not decode. Returned in
-    :attr:`CRDValidation.results` in the object's place, not raised."""
+    :attr:`CRDValidation.results` in the object's place, not raised; raised
+    by :meth:`Runtime.admit` for a document or object that is not a served
+    Kubernetes object."""
 
     default_code = CODE_INVALID_OBJECT
 
 
-class InvalidPolicyError(CelError):
+class InvalidPolicyError(_FieldErrorsError):
     """An admission policy or binding kube-apiserver would refuse when it is
     created (``invalid_policy``): an expression that does not compile, a
     missing or bad field. Raised by :meth:`Runtime.admit`.
@@ -258,17 +264,6 @@ class InvalidPolicyError(CelError):
     """
 
     default_code = CODE_INVALID_POLICY
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: Optional[str] = None,
-        cost: Optional[int] = None,
-        field_errors: "Sequence[FieldError]" = (),
-    ) -> None:
-        super().__init__(message, code=code, cost=cost)
-        self.field_errors: "Tuple[FieldError, ...]" = tuple(field_errors)
 
 
 class InternalError(CelError):

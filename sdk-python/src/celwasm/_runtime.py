@@ -458,38 +458,33 @@ class Runtime:
     def _full_runtime(self) -> "Runtime":
         """The Runtime of celwasm-full, loaded on first use (same pool size
         and memory limit); itself when this Runtime runs celwasm-full."""
-        if self.module.name == _module.FULL_MODULE:
-            return self
-        with self._full_lock:
-            if self._closed:
-                raise ClosedError("runtime is closed")
-            if self._full is None:
-                mod = self._full_module
-                if mod is None:
-                    if self._cache_dir is None:
-                        mod = shared_full_module(self._on_compile_full)
-                    else:
-                        mod = Module(name=_module.FULL_MODULE, cache_dir=self._cache_dir, on_compile=self._on_compile_full)
-                self._full = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
-            return self._full
+        return self._lazy_runtime("_full", self._full_module, _module.FULL_MODULE, shared_full_module, self._on_compile_full)
 
     def _admission_runtime(self) -> "Runtime":
         """The Runtime of celwasm-admission, loaded on first use (same pool
         size and memory limit); itself when this Runtime runs it."""
-        if self.module.name == _module.ADMISSION_MODULE:
+        return self._lazy_runtime("_admission", self._admission_module, _module.ADMISSION_MODULE, shared_admission_module, self._on_compile_admission)
+
+    def _lazy_runtime(self, attr: str, given: Optional[Module], name: str, shared: Callable[[Any], Module], on_compile: Any) -> "Runtime":
+        """The Runtime of module ``name`` kept in ``self.<attr>``: the given
+        module, the process-wide packaged one, or one with this Runtime's
+        cache directory."""
+        if self.module.name == name:
             return self
         with self._full_lock:
             if self._closed:
                 raise ClosedError("runtime is closed")
-            if self._admission is None:
-                mod = self._admission_module
+            rt: Optional[Runtime] = getattr(self, attr)
+            if rt is None:
+                mod = given
                 if mod is None:
                     if self._cache_dir is None:
-                        mod = shared_admission_module(self._on_compile_admission)
+                        mod = shared(on_compile)
                     else:
-                        mod = Module(name=_module.ADMISSION_MODULE, cache_dir=self._cache_dir, on_compile=self._on_compile_admission)
-                self._admission = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
-            return self._admission
+                        mod = Module(name=name, cache_dir=self._cache_dir, on_compile=on_compile)
+                rt = Runtime(instances=self._max, memory_limit=self._memory_limit, module=mod)
+                setattr(self, attr, rt)
+            return rt
 
     @property
     def admission_loaded(self) -> bool:
@@ -721,18 +716,22 @@ def shared_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None)
         return _shared_module
 
 
-_shared_full_module: Optional[Module] = None
+_shared_lazy_modules: Dict[str, Module] = {}  # celwasm-full, celwasm-admission
 
 
 def shared_full_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None) -> Module:
     """The process-wide packaged celwasm-full, loaded on first use (the first
     CRD request or Knative attrs/cesql filter); ``on_compile`` as for
     :class:`Module`, if this call loads it."""
-    global _shared_full_module
+    return _shared_lazy_module(_module.FULL_MODULE, on_compile)
+
+
+def _shared_lazy_module(name: str, on_compile: Optional[Callable[[Optional[Path]], None]]) -> Module:
     with _shared_lock:
-        if _shared_full_module is None:
-            _shared_full_module = Module(name=_module.FULL_MODULE, on_compile=on_compile)
-        return _shared_full_module
+        m = _shared_lazy_modules.get(name)
+        if m is None:
+            m = _shared_lazy_modules[name] = Module(name=name, on_compile=on_compile)
+        return m
 
 
 def _lazy_module_info(loaded: Optional["Runtime"], given: Optional[Module], name: str) -> "ModuleInfo":
@@ -751,18 +750,11 @@ def _lazy_module_info(loaded: Optional["Runtime"], given: Optional[Module], name
     return ModuleInfo(name, path.stat().st_size, _module.packaged_sha256(name), False)
 
 
-_shared_admission_module: Optional[Module] = None
-
-
 def shared_admission_module(on_compile: Optional[Callable[[Optional[Path]], None]] = None) -> Module:
     """The process-wide packaged celwasm-admission, loaded on first use (the
     first :meth:`Runtime.admit`); ``on_compile`` as for :class:`Module`, if
     this call loads it."""
-    global _shared_admission_module
-    with _shared_lock:
-        if _shared_admission_module is None:
-            _shared_admission_module = Module(name=_module.ADMISSION_MODULE, on_compile=on_compile)
-        return _shared_admission_module
+    return _shared_lazy_module(_module.ADMISSION_MODULE, on_compile)
 
 
 _ADMIT_ITEM_KEYS = ("operation", "object", "oldObject", "namespace")
