@@ -22,6 +22,7 @@ import (
 	"github.com/celwasm/celwasm/wasm/abi/crdhandler"
 	_ "github.com/celwasm/celwasm/wasm/events/knative" // every filter dialect
 	"github.com/celwasm/celwasm/wasm/extism/free"
+	"github.com/celwasm/celwasm/wasm/reactor"
 )
 
 var (
@@ -31,6 +32,7 @@ var (
 
 // serve hands the call's input to h and sets its response as the output.
 func serve(h func([]byte) []byte) int32 {
+	defer reactor.EndCall()
 	pdk.Output(h(pdk.Input()))
 	return 0
 }

@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/celwasm/celwasm/wasm/engine"
+	"github.com/celwasm/celwasm/wasm/reactor"
 	"github.com/celwasm/celwasm/wire"
 )
 
@@ -108,6 +109,7 @@ var outside = []byte(`{"error":{"code":"bad_request","message":"request is not i
 // address (high 32 bits) and length (low 32 bits); the response stays valid
 // until the next call of any export.
 func serve(x export, ptr, length uint32) uint64 {
+	defer reactor.EndCall()
 	req, ok := request(ptr, length)
 	b := outside
 	if ok {
@@ -162,6 +164,7 @@ func cost(ptr, length uint32) uint64 { return serve(exportCost, ptr, length) }
 //
 //go:wasmexport celwasm_eval_activation
 func evalActivation(program, limitLo, limitHi, ptr, length uint32) uint64 {
+	defer reactor.EndCall()
 	act, ok := request(ptr, length)
 	if !ok {
 		return packed(outside)

@@ -4,6 +4,8 @@ package abi
 
 import (
 	"unsafe"
+
+	"github.com/celwasm/celwasm/wasm/reactor"
 )
 
 // Handlers are the plugin's callbacks. Register them with SetNewRoot from an
@@ -87,6 +89,7 @@ func endCallback() {
 	if len(pending) > 0 {
 		clear(pending)
 	}
+	reactor.EndCall()
 }
 
 // The host writes results through pointers into linear memory. They point
