@@ -104,6 +104,7 @@ var baseListeners = []envoy.Listener{
 	{Name: "cost", Plugin: costPolicy},
 	{Name: "metrics", Plugin: metricsPolicy},
 	{Name: "phases", Plugin: phasesPolicy},
+	{Name: "adversarial", Plugin: func() string { p, _, _ := adversarialPolicy(); return p }()},
 	{Name: "nofilter"},
 }
 

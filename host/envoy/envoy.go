@@ -53,6 +53,10 @@ type Listener struct {
 	RBAC map[string]any
 	// FailOpen lets requests through when the plugin's VM is gone.
 	FailOpen bool
+	// FailurePolicy is the plugin's failure_policy (FAIL_CLOSED, FAIL_OPEN,
+	// FAIL_RELOAD: a VM that failed is replaced by a new one); it replaces
+	// FailOpen when set.
+	FailurePolicy string
 	// Module and VMID replace Options.Module and "celwasm" (another
 	// module needs another VM).
 	Module, VMID string
@@ -116,6 +120,11 @@ func ListenerConfig(o Options, l Listener) map[string]any {
 				},
 			},
 		})
+	}
+	if l.FailurePolicy != "" && l.Plugin != "" {
+		cfg := filters[0].(map[string]any)["typed_config"].(map[string]any)["config"].(map[string]any)
+		delete(cfg, "fail_open")
+		cfg["failure_policy"] = l.FailurePolicy
 	}
 	if l.RBAC != nil {
 		filters = append(filters, map[string]any{"name": "envoy.filters.http.rbac", "typed_config": l.RBAC})
