@@ -216,7 +216,7 @@ test-dist: dist $(CLI)
 # Go native fuzzing of every export's request handler (wasm/abi/fuzz_test.go), each target for
 # FUZZTIME. `make test` runs the targets over their seed corpus (go test); a crasher found here
 # lands in wasm/abi/testdata/fuzz/ and from then on runs in make test as a regression case.
-FUZZ_TARGETS := FuzzCompile FuzzEval FuzzEvalBatch FuzzFilter FuzzWhen FuzzValidate FuzzCost
+FUZZ_TARGETS := FuzzCompile FuzzEval FuzzEvalBatch FuzzFilter FuzzWhen FuzzValidate FuzzCost FuzzAdmit
 FUZZTIME ?= 60s
 fuzz:
 	for t in $(FUZZ_TARGETS); do $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./wasm/abi || exit 1; done

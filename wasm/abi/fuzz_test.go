@@ -26,7 +26,7 @@ import (
 var knownCodes = map[string]bool{
 	wire.CodeBadRequest: true, wire.CodeInvalidEnv: true, wire.CodeCompile: true, wire.CodeUnknownProgram: true,
 	wire.CodeInvalidActivation: true, wire.CodeEval: true, wire.CodeCostLimit: true, wire.CodeCanceled: true,
-	wire.CodeInternal: true, wire.CodeInvalidCRD: true, wire.CodeInvalidObject: true,
+	wire.CodeInternal: true, wire.CodeInvalidCRD: true, wire.CodeInvalidObject: true, wire.CodeInvalidPolicy: true,
 }
 
 // checkResponse checks one response object and reports whether it is an error.
