@@ -221,7 +221,7 @@ FUZZTIME ?= 60s
 fuzz:
 	for t in $(FUZZ_TARGETS); do $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./wasm/abi || exit 1; done
 
-# make test's share: every target for 30 s (about 4 minutes with the instrumented builds).
+# make test's share: every target for 30 s (about 8 minutes with the instrumented builds).
 fuzz-smoke:
 	$(MAKE) fuzz FUZZTIME=30s
 
