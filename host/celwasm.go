@@ -583,13 +583,13 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	} else if r.opts.fullWasm != nil {
 		full.Size, full.SHA256 = len(r.opts.fullWasm), sum256(r.opts.fullWasm)
 	} else {
-		full.Size, full.SHA256 = len(module.Full.Bytes()), module.Full.SHA256()
+		full.Size, full.SHA256 = module.Full.Size(), module.Full.SHA256()
 	}
 	adm := ModuleInfo{Name: module.Admission.Name}
 	if rt := r.admission.loaded(); rt != nil {
 		adm.Size, adm.SHA256, adm.Loaded = len(rt.opts.wasm), rt.sha, true
 	} else {
-		adm.Size, adm.SHA256 = len(module.Admission.Bytes()), module.Admission.SHA256()
+		adm.Size, adm.SHA256 = module.Admission.Size(), module.Admission.SHA256()
 	}
 	v.Modules = append(v.Modules, full, adm)
 	return &v, nil

@@ -76,6 +76,15 @@ func newModule(name string, z []byte, sha string) *Module {
 // compile cache.
 func (m *Module) SHA256() string { return m.recorded }
 
+// Size is the module's uncompressed size in bytes, read from the zstd frame
+// header without decompressing (the module's bytes when the header has none).
+func (m *Module) Size() int {
+	if n, ok := zst.ContentSize(m.compressed); ok {
+		return n
+	}
+	return len(m.Bytes())
+}
+
 // CompressedSize is the size of the embedded zstd stream, in bytes.
 func (m *Module) CompressedSize() int { return len(m.compressed) }
 
