@@ -99,32 +99,32 @@ func ListenerConfig(o Options, l Listener) map[string]any {
 		module, vmID = l.Module, l.VMID
 	}
 	if l.Plugin != "" {
+		cfg := map[string]any{
+			"name":    "celwasm",
+			"root_id": "celwasm",
+			"configuration": map[string]any{
+				"@type": "type.googleapis.com/google.protobuf.StringValue",
+				"value": l.Plugin,
+			},
+			// Every listener shares the VM of each worker.
+			"vm_config": map[string]any{
+				"vm_id":   vmID,
+				"runtime": "envoy.wasm.runtime.v8",
+				"code":    map[string]any{"local": map[string]any{"filename": module}},
+			},
+		}
+		if l.FailurePolicy != "" {
+			cfg["failure_policy"] = l.FailurePolicy
+		} else {
+			cfg["fail_open"] = l.FailOpen
+		}
 		filters = append(filters, map[string]any{
 			"name": "envoy.filters.http.wasm",
 			"typed_config": map[string]any{
-				"@type": "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
-				"config": map[string]any{
-					"name":    "celwasm",
-					"root_id": "celwasm",
-					"configuration": map[string]any{
-						"@type": "type.googleapis.com/google.protobuf.StringValue",
-						"value": l.Plugin,
-					},
-					"fail_open": l.FailOpen,
-					// Every listener shares the VM of each worker.
-					"vm_config": map[string]any{
-						"vm_id":   vmID,
-						"runtime": "envoy.wasm.runtime.v8",
-						"code":    map[string]any{"local": map[string]any{"filename": module}},
-					},
-				},
+				"@type":  "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
+				"config": cfg,
 			},
 		})
-	}
-	if l.FailurePolicy != "" && l.Plugin != "" {
-		cfg := filters[0].(map[string]any)["typed_config"].(map[string]any)["config"].(map[string]any)
-		delete(cfg, "fail_open")
-		cfg["failure_policy"] = l.FailurePolicy
 	}
 	if l.RBAC != nil {
 		filters = append(filters, map[string]any{"name": "envoy.filters.http.rbac", "typed_config": l.RBAC})
