@@ -46,6 +46,7 @@ import (
 
 	"github.com/celwasm/celwasm/host/internal/cachedir"
 	"github.com/celwasm/celwasm/host/module"
+	"github.com/celwasm/celwasm/host/wasmrt"
 )
 
 // Defaults.
@@ -103,7 +104,7 @@ func WithFullModule(wasm []byte) Option { return func(o *options) { o.fullWasm =
 // WithBeforeLoad calls f before a module is compiled (or read back from the
 // compile cache): module is its name ("celwasm", "celwasm-full"), cacheDir
 // its compile cache directory ("" without one). An empty or missing
-// cacheDir means a first run that compiles for 15-60 s; the CLI prints its
+// cacheDir means a first run that compiles (5-60 s); the CLI prints its
 // progress line from here.
 func WithBeforeLoad(f func(module, cacheDir string)) Option {
 	return func(o *options) { o.beforeLoad = f }
@@ -123,6 +124,7 @@ func WithGuestStderr(f *os.File) Option { return func(o *options) { o.stderr = f
 // Runtime is a loaded celwasm module with a pool of instances.
 type Runtime struct {
 	sha    string // the module's sha256, hex
+	size   int    // the module's size, bytes
 	engine Engine
 	opts   options
 
@@ -193,22 +195,23 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	if o.instances < 1 {
 		o.instances = 1
 	}
-	name, sha := module.Expr.Name, ""
-	if o.admission {
-		name = module.Admission.Name
-		o.wasm, sha = module.Admission.Bytes(), module.Admission.SHA256()
-	} else if o.full {
-		name = module.Full.Name
-		o.wasm = o.fullWasm
-		if o.wasm == nil {
-			o.wasm, sha = module.Full.Bytes(), module.Full.SHA256()
-		}
-	} else if o.wasm == nil {
-		o.wasm, sha = module.Expr.Bytes(), module.Expr.SHA256()
+	name, src, size := module.Expr.Name, wasmrt.Module{}, 0
+	embedded := func(m *module.Module) {
+		name, src, size = m.Name, wasmrt.Module{SHA256: m.SHA256(), Bytes: m.Load}, m.Size()
 	}
-	if sha == "" {
-		sha = sum256(o.wasm)
+	switch {
+	case o.admission:
+		embedded(module.Admission)
+	case o.full && o.fullWasm == nil:
+		embedded(module.Full)
+	case o.full:
+		name, src, size = module.Full.Name, wasmrt.ModuleBytes(o.fullWasm), len(o.fullWasm)
+	case o.wasm == nil:
+		embedded(module.Expr)
+	default:
+		src, size = wasmrt.ModuleBytes(o.wasm), len(o.wasm)
 	}
+	sha := src.SHA256
 	cacheDir := ""
 	if o.cacheDir != nil {
 		cacheDir = *o.cacheDir
@@ -221,12 +224,13 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	if o.beforeLoad != nil {
 		o.beforeLoad(name, cacheDir)
 	}
-	eng, err := o.factory(ctx, o.wasm, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
+	eng, err := o.factory(ctx, src, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
 	if err != nil {
 		return nil, &Error{Code: CodeTrap, Message: "load module: " + err.Error(), Err: err}
 	}
 	r := &Runtime{
 		sha:    sha,
+		size:   size,
 		engine: eng,
 		opts:   o,
 		idle:   make(chan *instance, o.instances),
@@ -576,10 +580,10 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	}
 	v.ModuleSHA256 = r.sha
 	v.Engine = r.engine.Name()
-	v.Modules = []ModuleInfo{{Name: module.Expr.Name, Size: len(r.opts.wasm), SHA256: r.sha, Loaded: true}}
+	v.Modules = []ModuleInfo{{Name: module.Expr.Name, Size: r.size, SHA256: r.sha, Loaded: true}}
 	full := ModuleInfo{Name: module.Full.Name}
 	if rt := r.full.loaded(); rt != nil {
-		full.Size, full.SHA256, full.Loaded = len(rt.opts.wasm), rt.sha, true
+		full.Size, full.SHA256, full.Loaded = rt.size, rt.sha, true
 	} else if r.opts.fullWasm != nil {
 		full.Size, full.SHA256 = len(r.opts.fullWasm), sum256(r.opts.fullWasm)
 	} else {
@@ -587,7 +591,7 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	}
 	adm := ModuleInfo{Name: module.Admission.Name}
 	if rt := r.admission.loaded(); rt != nil {
-		adm.Size, adm.SHA256, adm.Loaded = len(rt.opts.wasm), rt.sha, true
+		adm.Size, adm.SHA256, adm.Loaded = rt.size, rt.sha, true
 	} else {
 		adm.Size, adm.SHA256 = module.Admission.Size(), module.Admission.SHA256()
 	}

@@ -18,6 +18,9 @@ type (
 	EngineConfig = wasmrt.EngineConfig
 	// EngineFactory compiles the module for a WebAssembly runtime.
 	EngineFactory = wasmrt.Factory
+	// EngineModule is what an EngineFactory compiles: the module's sha256
+	// and its bytes, read only when the engine needs them.
+	EngineModule = wasmrt.Module
 	// Export names one of the module's exports.
 	Export = wasmrt.Export
 )
@@ -25,6 +28,9 @@ type (
 // NewWazeroEngine compiles the module with wazero's optimizing compiler
 // (the default runtime; host/wasmrt/wazero).
 var NewWazeroEngine EngineFactory = wazero.New
+
+// ModuleBytes is the EngineModule of wasm, hashed now.
+func ModuleBytes(wasm []byte) EngineModule { return wasmrt.ModuleBytes(wasm) }
 
 // The module's exports (docs/abi.md).
 const (

@@ -138,7 +138,7 @@ func run(pluginPath, modulePath, out string, rounds, calls int) error {
 	if d, err := os.UserCacheDir(); err == nil {
 		cache = filepath.Join(d, "celwasm", "wazero")
 	}
-	eng, err := celwasm.NewWazeroEngine(ctx, wasm, celwasm.EngineConfig{CacheDir: cache, MemoryLimitBytes: celwasm.DefaultMemoryLimit})
+	eng, err := celwasm.NewWazeroEngine(ctx, celwasm.ModuleBytes(wasm), celwasm.EngineConfig{CacheDir: cache, MemoryLimitBytes: celwasm.DefaultMemoryLimit})
 	if err != nil {
 		return err
 	}

@@ -100,6 +100,9 @@ func (m *Module) Bytes() []byte {
 	return b
 }
 
+// Load is Bytes with the error returned instead of panicking.
+func (m *Module) Load() ([]byte, error) { return m.load() }
+
 // CachePath is where the decompressed module is kept ("" without a user
 // cache directory).
 func (m *Module) CachePath() string {

@@ -7,6 +7,8 @@ package wasmrt
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 )
 
@@ -33,7 +35,25 @@ type InstanceConfig struct {
 }
 
 // Factory compiles the module for a WebAssembly runtime.
-type Factory func(ctx context.Context, wasm []byte, cfg EngineConfig) (Engine, error)
+type Factory func(ctx context.Context, mod Module, cfg EngineConfig) (Engine, error)
+
+// Module is the module an Engine compiles: its sha256, which names the
+// engine's compiled-code cache entry, and its bytes, which an engine reads
+// only when it needs them (wasmtime does not when its cache has the code).
+// For an embedded module the sha256 is the one `make wasm` recorded and the
+// bytes come from a 23–47 MB file, so a warm start neither reads nor hashes it.
+type Module struct {
+	// SHA256 is the hex sha256 of the bytes Bytes returns.
+	SHA256 string
+	// Bytes returns the module's bytes; callers must not modify them.
+	Bytes func() ([]byte, error)
+}
+
+// ModuleBytes is the Module of wasm, hashed now.
+func ModuleBytes(wasm []byte) Module {
+	s := sha256.Sum256(wasm)
+	return Module{SHA256: hex.EncodeToString(s[:]), Bytes: func() ([]byte, error) { return wasm, nil }}
+}
 
 // EngineConfig configures an Engine when it compiles the module.
 type EngineConfig struct {

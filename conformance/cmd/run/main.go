@@ -265,9 +265,9 @@ func newEngine(name string, wasm []byte) (celwasm.Engine, error) {
 	cfg := celwasm.EngineConfig{CacheDir: cache, MemoryLimitBytes: celwasm.DefaultMemoryLimit}
 	ctx := context.Background()
 	if name == "wasmtime" {
-		return wasmtime.NewEngine(ctx, wasm, cfg)
+		return wasmtime.NewEngine(ctx, celwasm.ModuleBytes(wasm), cfg)
 	}
-	return celwasm.NewWazeroEngine(ctx, wasm, cfg)
+	return celwasm.NewWazeroEngine(ctx, celwasm.ModuleBytes(wasm), cfg)
 }
 
 // instance drives one module instance through its exports (docs/abi.md).

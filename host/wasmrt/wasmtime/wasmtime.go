@@ -8,8 +8,6 @@ package wasmtime
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -40,7 +38,7 @@ type engine struct {
 
 // New compiles the module with Cranelift, or deserializes it from
 // cfg.CacheDir when a previous process stored it there.
-func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
+func New(ctx context.Context, src wasmrt.Module, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
 	conf := wt.NewConfig()
 	conf.SetCraneliftOptLevel(wt.OptLevelSpeed)
 	if os.Getenv("CELWASM_WASMTIME_PROFILER") == "perfmap" {
@@ -54,13 +52,18 @@ func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engi
 	var mod *wt.Module
 	var cachePath string
 	if cfg.CacheDir != "" {
-		sum := sha256.Sum256(wasm)
-		cachePath = filepath.Join(cfg.CacheDir, hex.EncodeToString(sum[:])+"-"+Version+"-"+runtime.GOARCH+".cwasm")
+		// Named by the recorded sha256: a warm start neither reads nor
+		// hashes the module.
+		cachePath = filepath.Join(cfg.CacheDir, src.SHA256+"-"+Version+"-"+runtime.GOARCH+".cwasm")
 		if m, err := wt.NewModuleDeserializeFile(e.engine, cachePath); err == nil {
 			mod = m
 		}
 	}
 	if mod == nil {
+		wasm, err := src.Bytes()
+		if err != nil {
+			return nil, fmt.Errorf("wasmtime: read module: %w", err)
+		}
 		m, err := wt.NewModule(e.engine, wasm)
 		if err != nil {
 			return nil, fmt.Errorf("wasmtime: compile module: %w", err)

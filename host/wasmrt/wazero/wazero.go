@@ -33,7 +33,13 @@ type wazeroEngine struct {
 // module takes seconds; a cached one well under one).
 // Instances close when a call's context is done, so cancellation and
 // deadlines stop a running evaluation.
-func New(ctx context.Context, wasm []byte, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
+func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
+	// wazero decodes and validates the module even when its cache has the
+	// code, and keys the cache by its own hash of the bytes.
+	wasm, err := mod.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("wazero: read module: %w", err)
+	}
 	// No WithCloseOnContextDone: it costs 3-5x on this module; interrupts use
 	// the guest's flag instead (see wasmrt.Instance.Flag).
 	rc := wazero.NewRuntimeConfigCompiler()
