@@ -149,7 +149,7 @@ func TestCompileNotice(t *testing.T) {
 	compileNotice(&b, "celwasm", filepath.Join(dir, "missing"))
 	compileNotice(&b, "celwasm", dir)
 	want := compileLine("celwasm", filepath.Join(dir, "missing")) + "\n" + compileLine("celwasm", dir) + "\n"
-	if b.String() != want || !strings.Contains(want, "compiling the WebAssembly module for this machine, once (15-60 s); the compiled code is cached in "+dir+"\n") {
+	if b.String() != want || !strings.Contains(want, "compiling the WebAssembly module for this machine, once (up to a minute); the compiled code is cached in "+dir+"\n") {
 		t.Errorf("cold: %q", b.String())
 	}
 	os.WriteFile(filepath.Join(dir, "code.cwasm"), []byte("x"), 0o644)
@@ -160,13 +160,13 @@ func TestCompileNotice(t *testing.T) {
 	}
 	b.Reset()
 	compileNotice(&b, "celwasm", "")
-	if b.String() != "celwasm: compiling the WebAssembly module for this machine (15-60 s; no cache directory, so every run compiles)\n" {
+	if b.String() != "celwasm: compiling the WebAssembly module for this machine (up to a minute; no cache directory, so every run compiles)\n" {
 		t.Errorf("no cache: %q", b.String())
 	}
 	// celwasm-full, loaded for CRD validation and Knative filters, is named.
 	b.Reset()
 	compileNotice(&b, "celwasm-full", "")
-	if b.String() != "celwasm: compiling the WebAssembly module celwasm-full for this machine (15-60 s; no cache directory, so every run compiles)\n" {
+	if b.String() != "celwasm: compiling the WebAssembly module celwasm-full for this machine (up to a minute; no cache directory, so every run compiles)\n" {
 		t.Errorf("full, no cache: %q", b.String())
 	}
 }

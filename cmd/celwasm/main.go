@@ -219,7 +219,7 @@ func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm
 	return celwasm.New(ctx, opts...)
 }
 
-// compileNotice prints one line before a module must be compiled (15–60 s):
+// compileNotice prints one line before a module must be compiled (up to a minute):
 // its cache directory is missing or empty. celwasm-full is loaded, and
 // announced, only when a command needs it.
 func compileNotice(stderr io.Writer, module, cacheDir string) {
@@ -240,9 +240,9 @@ func compileLine(module, cacheDir string) string {
 		what += " " + module
 	}
 	if cacheDir == "" {
-		return "celwasm: compiling " + what + " for this machine (15-60 s; no cache directory, so every run compiles)"
+		return "celwasm: compiling " + what + " for this machine (up to a minute; no cache directory, so every run compiles)"
 	}
-	return "celwasm: compiling " + what + " for this machine, once (15-60 s); the compiled code is cached in " + cacheDir
+	return "celwasm: compiling " + what + " for this machine, once (up to a minute); the compiled code is cached in " + cacheDir
 }
 
 type multiFlag []string
