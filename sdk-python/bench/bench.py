@@ -86,6 +86,14 @@ def bench_celwasm(case: Dict[str, Any], budget: float, rt: celwasm.Runtime) -> D
     }
 
 
+def measure_dict(case: Dict[str, Any], budget: float, rt: celwasm.Runtime) -> float:
+    """Seconds per call of the dict path alone on rt."""
+    prg = rt.env({case["var"]: "dyn"}).compile(case["expr"])
+    act = {case["var"]: case["doc"]}
+    assert prg.evaluate(act) is True
+    return measure(lambda: prg.evaluate(act), budget)
+
+
 def bench_celpy(case: Dict[str, Any], budget: float) -> Dict[str, Any]:
     import celpy
 
@@ -131,7 +139,8 @@ if lib == "celwasm":
     import celwasm
     t1 = time.perf_counter()
     r = celwasm.Env({"self": "dyn"}).compile(expr).evaluate({"self": doc})
-    extra = {"from_cache": celwasm.default_runtime().module.from_cache, "load": celwasm.default_runtime().module.load_seconds}
+    m = celwasm.default_runtime().module
+    extra = {"from_cache": m.from_cache, "load": m.load_seconds, "compiler": m.compiler}
 elif lib == "celwasm-full":
     # The one module of before the split (celwasm-full), for comparison.
     import celwasm
@@ -218,6 +227,9 @@ def main() -> int:
 
     cases = load_cases(args.repo)
     rt = celwasm.Runtime(instances=1)
+    # Steady state is measured on Cranelift code: after a first run on an
+    # empty cache the module starts on Winch and tiers up in the background.
+    rt.module.wait_tier_up()
     rows = []
     for c in cases:
         w = bench_celwasm(c, args.budget, rt)
@@ -241,11 +253,29 @@ def main() -> int:
     cold("celwasm-full")  # compiles celwasm-full into the cache if needed
     warm = {lib: [cold(lib) for _ in range(args.warm_runs)] for lib in ("celwasm", "celwasm-full", "celpy", "cel")}
     assert all(x["from_cache"] for x in warm["celwasm"]), warm["celwasm"]
-    uncached = []
+    # Nothing cached: the default (Winch first, Cranelift in the background)
+    # and, side by side, what every first run did before (Cranelift only).
+    uncached: List[Dict[str, Any]] = []
+    uncached_cl: List[Dict[str, Any]] = []
     for _ in range(args.cold_runs):
-        with tempfile.TemporaryDirectory() as d:
-            uncached.append(cold("celwasm", {"CELWASM_CACHE_DIR": d}))
-    assert not any(x["from_cache"] for x in uncached)
+        for xs, env in ((uncached, {}), (uncached_cl, {"CELWASM_COMPILER": "cranelift"})):
+            with tempfile.TemporaryDirectory() as d:
+                e = {"CELWASM_COMPILER": "", **env, "CELWASM_CACHE_DIR": d}
+                xs.append(cold("celwasm", e))
+    assert not any(x["from_cache"] for x in uncached + uncached_cl)
+    assert all(x["compiler"] == "winch" for x in uncached) and all(x["compiler"] == "cranelift" for x in uncached_cl)
+
+    # Per call on Winch code (what a first run evaluates with until the
+    # background compilation puts Cranelift code in place).
+    winch_rows = []
+    with tempfile.TemporaryDirectory() as d:
+        wrt = celwasm.Runtime(instances=1, module=celwasm.Module(cache_dir=d, compiler="winch"))
+        try:
+            for c, w, _, _ in rows:
+                t = measure_dict(c, args.budget, wrt)
+                winch_rows.append([c["name"], us(t), us(w["dict"]), per(t, w["dict"])])
+        finally:
+            wrt.close()
 
     def med_ms(xs: List[Dict[str, Any]], k: str) -> float:
         return statistics.median(x[k] for x in xs) * 1e3
@@ -290,7 +320,9 @@ def main() -> int:
         }
     ]
     context.append(
-        "Cold start: a new process, `import` → first result of (b); module cache warm: median of %d runs; nothing cached: %s, each with an empty cache directory (the module is compiled by Cranelift, then cached)."
+        "Cold start: a new process, `import` → first result of (b); module cache warm: median of %d runs; nothing cached: %s, each with an empty cache directory. "
+        "By default (compiler \"auto\") a first run compiles Winch code, caches it and compiles Cranelift code in a background thread on one core; "
+        "*compiler cranelift* is what every first run did before: Cranelift in the foreground."
         % (args.warm_runs, "one run" if args.cold_runs == 1 else "median of %d runs" % args.cold_runs)
     )
     cold_rows = [["celwasm, module cache warm", med_ms(warm["celwasm"], "load"), med_ms(warm["celwasm"], "import_s"), med_ms(warm["celwasm"], "first_result_s"), med_ms(warm["celwasm"], "wall_s")]]
@@ -299,9 +331,11 @@ def main() -> int:
     cold_rows.append(["celwasm-full (the one module before the split), module cache warm", med_ms(warm["celwasm-full"], "load"), med_ms(warm["celwasm-full"], "import_s"), med_ms(warm["celwasm-full"], "first_result_s"), med_ms(warm["celwasm-full"], "wall_s")])
     metrics["python.cold.warm_full.first_result_ms"] = med_ms(warm["celwasm-full"], "first_result_s")
     if uncached:
-        cold_rows.append(["celwasm, nothing cached", med_ms(uncached, "load"), med_ms(uncached, "import_s"), med_ms(uncached, "first_result_s"), med_ms(uncached, "wall_s")])
+        cold_rows.append(["celwasm, nothing cached (Winch, then Cranelift in the background)", med_ms(uncached, "load"), med_ms(uncached, "import_s"), med_ms(uncached, "first_result_s"), med_ms(uncached, "wall_s")])
         metrics["python.cold.uncached.first_result_ms"] = med_ms(uncached, "first_result_s")
         metrics["python.cold.uncached.wall_ms"] = med_ms(uncached, "wall_s")
+        cold_rows.append(["celwasm, nothing cached, compiler cranelift (before)", med_ms(uncached_cl, "load"), med_ms(uncached_cl, "import_s"), med_ms(uncached_cl, "first_result_s"), med_ms(uncached_cl, "wall_s")])
+        metrics["python.cold.uncached_cranelift.first_result_ms"] = med_ms(uncached_cl, "first_result_s")
     cold_rows.append(["cel-python", None, med_ms(warm["celpy"], "import_s"), med_ms(warm["celpy"], "first_result_s"), med_ms(warm["celpy"], "wall_s")])
     cold_rows.append(["common-expression-language", None, med_ms(warm["cel"], "import_s"), med_ms(warm["cel"], "first_result_s"), med_ms(warm["cel"], "wall_s")])
     tables.append(
@@ -311,6 +345,15 @@ def main() -> int:
             "rows": cold_rows,
         }
     )
+    tables.append(
+        {
+            "title": "Winch code against Cranelift code, per call (celwasm, dict in)",
+            "columns": ["case", "Winch µs", "Cranelift µs", "Winch / Cranelift"],
+            "rows": winch_rows,
+        }
+    )
+    for row in winch_rows:
+        metrics["python.%s.winch_per_cranelift" % row[0][1]] = row[3]
     if rt.module.cache_path and rt.module.cache_path.exists():
         context.append("Compiled-module cache: %s, %d bytes (per module sha256 and wasmtime version)." % ("~/.cache/celwasm/wasmtime-py", rt.module.cache_path.stat().st_size))
     load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -19,6 +19,10 @@ TESTDATA = REPO / "conformance" / "testdata"
 FIXTURES = HERE / "fixtures"
 sys.path.insert(0, str(SDK / "tools"))
 
+# The session's modules are Cranelift's, so that no background tier-up
+# replaces instances while tests count them; test_cache.py tests "auto".
+os.environ.setdefault("CELWASM_COMPILER", "cranelift")
+
 
 def without_compile_line(stderr: str) -> str:
     """stderr without the first-run progress line: which CLI compiles a module first

@@ -24,7 +24,7 @@ def test_cache_miss_then_hit_then_corrupt(tmp_path: Path) -> None:
     wasm = tmp_path / "tiny.wasm"
     wasm.write_bytes(TINY)
     cache = tmp_path / "cache"
-    m1 = Module(wasm, cache_dir=cache)
+    m1 = Module(wasm, cache_dir=cache, compiler="cranelift")
     sha = hashlib.sha256(TINY).hexdigest()
     assert m1.sha256 == sha and not m1.from_cache
     assert m1.cache_path is not None and m1.cache_path.exists()
@@ -32,7 +32,7 @@ def test_cache_miss_then_hit_then_corrupt(tmp_path: Path) -> None:
     assert sha in m1.cache_path.name and wasmtime_version() in m1.cache_path.name
     assert [p.name for p in cache.iterdir()] == [m1.cache_path.name]  # no temporary files left
 
-    m2 = Module(wasm, cache_dir=cache)
+    m2 = Module(wasm, cache_dir=cache, compiler="cranelift")
     assert m2.from_cache
 
     # Replace the file (a new inode, as the cache itself does: wasmtime maps
@@ -40,9 +40,9 @@ def test_cache_miss_then_hit_then_corrupt(tmp_path: Path) -> None:
     bad = cache / "bad"
     bad.write_bytes(b"not a serialized module")
     os.replace(bad, m1.cache_path)
-    m3 = Module(wasm, cache_dir=cache)
+    m3 = Module(wasm, cache_dir=cache, compiler="cranelift")
     assert not m3.from_cache
-    assert Module(wasm, cache_dir=cache).from_cache  # rewritten
+    assert Module(wasm, cache_dir=cache, compiler="cranelift").from_cache  # rewritten
 
 
 def test_cache_disabled(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ def test_other_modules_unused_for_an_hour_are_pruned(tmp_path: Path) -> None:
     os.utime(old, (0, 0))
     wasm = tmp_path / "tiny.wasm"
     wasm.write_bytes(TINY)
-    m = Module(wasm, cache_dir=cache)  # a compile writes, then prunes
+    m = Module(wasm, cache_dir=cache, compiler="cranelift")  # a compile writes, then prunes
     assert m.cache_path is not None and m.cache_path.exists()
     assert not old.exists() and recent.exists()
 
@@ -108,7 +108,7 @@ def test_winch_has_its_own_cache_file(tmp_path: Path, monkeypatch) -> None:
     wasm = tmp_path / "tiny.wasm"
     wasm.write_bytes(TINY)
     cache = tmp_path / "cache"
-    c = Module(wasm, cache_dir=cache)
+    c = Module(wasm, cache_dir=cache, compiler="cranelift")
     w = Module(wasm, cache_dir=cache, compiler="winch")
     assert c.compiler == "cranelift" and w.compiler == "winch" and not w.from_cache
     assert w.cache_path is not None and w.cache_path.name.endswith("-winch.cwasm") and w.cache_path != c.cache_path
@@ -123,6 +123,81 @@ def test_winch_has_its_own_cache_file(tmp_path: Path, monkeypatch) -> None:
         pass
     else:
         raise AssertionError("an unknown compiler was accepted")
+
+
+def test_auto_starts_with_winch_and_tiers_up_to_cranelift(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    m = Module(wasm, cache_dir=cache, compiler="auto")
+    assert not m.from_cache
+    winch = cache / ("%s-wasmtime-%s-%s-winch.cwasm" % (m.sha256, wasmtime_version(), os.uname().machine.lower()))
+    assert m.wait_tier_up(timeout=120)  # Cranelift code in place
+    assert m.compiler == "cranelift" and m.generation == 1
+    assert m.cache_path is not None and m.cache_path.exists() and not m.cache_path.name.endswith("-winch.cwasm")
+    assert not winch.exists()  # the Winch file goes once Cranelift's is cached
+    # A later process finds the Cranelift code: no Winch, no background work.
+    again = Module(wasm, cache_dir=cache, compiler="auto")
+    assert again.from_cache and again.compiler == "cranelift" and again.generation == 0
+    assert again.wait_tier_up(timeout=0)
+
+
+def test_auto_loads_cached_winch_code_then_tiers_up(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    w = Module(wasm, cache_dir=cache, compiler="winch")
+    assert w.cache_path is not None and w.cache_path.exists()
+    m = Module(wasm, cache_dir=cache, compiler="auto")
+    assert m.from_cache  # the Winch file, with no foreground compilation
+    assert m.wait_tier_up(timeout=120) and m.compiler == "cranelift" and m.generation == 1
+    assert not w.cache_path.exists()
+
+
+def test_auto_without_tier_up_stays_on_winch(tmp_path: Path) -> None:
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    m = Module(wasm, cache_dir=cache, compiler="auto", tier_up=False)
+    assert m.compiler == "winch" and not m.wait_tier_up(timeout=0) and m.generation == 0
+    assert [p.name for p in cache.iterdir()] == [m.cache_path.name] if m.cache_path else True
+
+
+def test_runtime_replaces_instances_of_older_code(module: celwasm.Module) -> None:
+    # After a tier-up the module's generation grows; the Runtime's pooled
+    # instances still run the old code and are replaced as they come back,
+    # with their programs compiled again in the new instance.
+    m = Module(module.path, cache_dir=module.cache_path.parent if module.cache_path else "", compiler="cranelift")
+    rt = celwasm.Runtime(instances=1, module=m)
+    try:
+        prg = rt.env({"x": "int"}).compile("x * 2")
+        assert prg.evaluate({"x": 21}) == 42
+        first = rt._live
+        with m._lock:
+            m.generation += 1  # what _tier_up does after swapping the code
+        assert prg.evaluate({"x": 4}) == 8  # runs on the old instance, which then goes
+        assert rt._live == ()
+        assert prg.evaluate({"x": 5}) == 10  # a new instance, the program compiled again
+        assert len(rt._live) == 1 and rt._live[0] is not first[0]
+        assert rt._live[0].instance.generation == m.generation
+    finally:
+        rt.close()
+
+
+def test_a_process_may_exit_during_the_background_compilation(module: celwasm.Module, tmp_path: Path) -> None:
+    # The real module on an empty cache: Winch code first, Cranelift being
+    # compiled in a daemon thread when the interpreter exits.
+    code = (
+        "import celwasm, json, sys;"
+        "m = celwasm.Module(sys.argv[1], cache_dir=sys.argv[2], compiler='auto');"
+        "rt = celwasm.Runtime(instances=1, module=m);"
+        "v = rt.env({'x': 'int'}).compile('x * 2').evaluate({'x': 21});"
+        "print(json.dumps([m.compiler, m.from_cache, v]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(module.path), str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert __import__("json").loads(out.stdout) == ["winch", False, 42]
+    assert "panic" not in out.stderr.lower() and "fatal" not in out.stderr.lower(), out.stderr
 
 
 def test_winch_compiles_the_real_module_to_the_same_results(module: celwasm.Module, tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ from ._crd import CRDCostReport, CRDObject, CostExplanation, BoundNode, ObjectRe
 from ._errors import InvalidCRDError, InvalidPolicyError
 from ._gocompat import _max_depth, go_parse_uint, go_quote_string
 from ._runtime import CRD, CLOUD_EVENTS, DEFAULT_COST_LIMIT, Env, Program, Result, Runtime, shared_module
+from . import _module
 
 USAGE = """celwasm: CEL (cel-go + the Kubernetes CEL libraries) through WebAssembly
 
@@ -295,8 +296,8 @@ def compile_line(cache_dir: Optional[Path], module: str = "celwasm") -> str:
     loaded for CRDs and Knative's attrs/cesql filters, is named."""
     what = "the WebAssembly module" + ("" if module == "celwasm" else " " + module)
     if cache_dir is None:
-        return "celwasm: compiling %s for this machine (15-60 s; no cache directory, so every run compiles)" % what
-    return "celwasm: compiling %s for this machine, once (15-60 s); the compiled code is cached in %s" % (what, cache_dir)
+        return "celwasm: compiling %s for this machine (up to a minute; no cache directory, so every run compiles)" % what
+    return "celwasm: compiling %s for this machine, once (up to a minute); the compiled code is cached in %s" % (what, cache_dir)
 
 
 def _compile_notice(cache_dir: Optional[Path]) -> None:
@@ -319,6 +320,9 @@ def _runtime() -> Runtime:
     the module's celwasm_input export and then evaluates."""
     global _rt
     if _rt is None or _rt._closed:  # a command's `with rt:` closed it
+        # One command, then exit: no background compilation to Cranelift
+        # (Winch code when nothing Cranelift is cached).
+        _module._default_tier_up = False
         _rt = Runtime(
             instances=1,
             module=shared_module(on_compile=_compile_notice),

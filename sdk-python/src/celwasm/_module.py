@@ -84,6 +84,9 @@ except (ImportError, AttributeError):  # pragma: no cover - other wasmtime-py la
 
 _wasmtime_version: Optional[str] = None
 
+#: Module's default for ``tier_up``; the CLI sets it to False.
+_default_tier_up = True
+
 
 def wasmtime_version() -> str:
     """The installed wasmtime-py version (it names the cache files: serialized
@@ -146,8 +149,23 @@ def packaged_sha256(name: str) -> str:
         return ""
 
 
+def _config(compiler: str) -> wasmtime.Config:
+    config = wasmtime.Config()
+    if compiler == "winch":
+        # wasmtime-py's Config.strategy knows only auto/cranelift; the C
+        # API's wasmtime_strategy_t has WINCH = 2 (AUTO 0, CRANELIFT 1).
+        wasmtime._ffi.wasmtime_config_strategy_set(config.ptr(), 2)
+    else:
+        config.cranelift_opt_level = "speed"
+    # The interrupt flag is written from a watchdog thread while a call
+    # runs, through a pointer into linear memory: the memory must not move
+    # (wasmtime reserves the 4 GiB range of a 32-bit memory up front).
+    config.memory_may_move = False
+    return config
+
+
 class Module:
-    """The celwasm module compiled by wasmtime (Cranelift), ready to instantiate.
+    """The celwasm module compiled by wasmtime, ready to instantiate.
 
     Args:
         path: the ``.wasm`` file; default ``$CELWASM_WASM`` (``$CELWASM_FULL_WASM``
@@ -158,31 +176,49 @@ class Module:
             ``"celwasm-admission"`` (admission policies).
         cache_dir: directory for the serialized compiled module; default
             :func:`default_cache_dir`. ``""`` disables the cache.
-        compiler: ``"cranelift"`` (optimising) or ``"winch"`` (wasmtime's
-            baseline compiler: compiles the module about 4x faster, the code
-            runs about 20% slower, the cache file is ~50% larger); default
-            ``$CELWASM_COMPILER`` or ``"cranelift"``. Each has its own cache file.
-        on_compile: called once, before compiling, when nothing usable is
-            cached (a first run: 15–60 s), with the cache directory the
-            compiled code will be written to (None: caching is off). The
-            CLI prints its progress line from it.
+        compiler: ``"auto"``, ``"cranelift"`` or ``"winch"``; default
+            ``$CELWASM_COMPILER`` or ``"auto"``. ``"cranelift"`` is wasmtime's
+            optimising compiler: 15–30 s for this module on two cores when
+            nothing is cached. ``"winch"`` is its baseline compiler: about 3 s,
+            code about 20% slower, a cache file of about the same size.
+            ``"auto"`` uses cached Cranelift code when there is some;
+            otherwise Winch code (cached, or compiled in ~3 s), while a
+            background thread compiles Cranelift code on one core, caches it
+            and puts it in place (:attr:`compiler` becomes ``"cranelift"``,
+            :attr:`generation` grows): instances made after that run it, and a
+            :class:`Runtime` replaces its older instances as they come back to
+            its pool. Each compiler has its own cache file.
+        tier_up: with ``"auto"``, whether to start that background
+            compilation; default True, unless the process turned it off
+            (the CLI does: a process that ends after one command would not
+            live to use the code).
+        on_compile: called once, before compiling in the foreground, when
+            nothing usable is cached (a first run: ~3 s with Winch, 15–60 s
+            with Cranelift), with the cache directory the compiled code will
+            be written to (None: caching is off). The CLI prints its progress
+            line from it.
 
-    Compiling the module takes 15–30 s on two cores; a cached copy
-    (serialized wasmtime code, ~75 MB, keyed by the module's sha256, the
-    wasmtime version and the machine) loads in ~0.2 s. The cache file is
-    written atomically (temporary file + rename); a file that does not load
-    (another wasmtime, truncated, other engine settings) is compiled again and
-    replaced.
+    A cached copy (serialized wasmtime code, ~70 MB, keyed by the module's
+    sha256, the wasmtime version, the machine and the compiler) loads in a
+    few tens of milliseconds. Cache files are written atomically (temporary
+    file + rename); a file that does not load (another wasmtime, truncated,
+    other engine settings) is compiled again and replaced. Once the
+    Cranelift code is cached, the Winch file is removed.
 
     Attributes:
         sha256: hex sha256 of the module bytes.
         path: the module file.
-        cache_path: the cache file, or None when caching is off.
-        from_cache: whether the compiled code came from the cache.
-        load_seconds: time spent compiling or deserializing.
+        compiler: the compiler of the code instances are made from now.
+        generation: incremented each time the code in use is replaced.
+        cache_path: the cache file of the code in use, or None when caching
+            is off.
+        from_cache: whether the code first used came from the cache.
+        load_seconds: time spent compiling or deserializing before the
+            module was ready.
 
     Raises:
         TrapError: the module cannot be read or compiled.
+        InvalidArgumentError: an unknown ``name`` or ``compiler``.
     """
 
     def __init__(
@@ -193,13 +229,13 @@ class Module:
         cache_dir: Union[str, "os.PathLike[str]", None] = None,
         compiler: Optional[str] = None,
         on_compile: Optional[Callable[[Optional[Path]], None]] = None,
+        tier_up: Optional[bool] = None,
     ) -> None:
         t0 = time.perf_counter()
         if compiler is None:
-            compiler = os.environ.get("CELWASM_COMPILER") or "cranelift"
-        if compiler not in ("cranelift", "winch"):
-            raise InvalidArgumentError("compiler must be 'cranelift' or 'winch', not %r" % (compiler,))
-        self.compiler: str = compiler
+            compiler = os.environ.get("CELWASM_COMPILER") or "auto"
+        if compiler not in ("auto", "cranelift", "winch"):
+            raise InvalidArgumentError("compiler must be 'auto', 'cranelift' or 'winch', not %r" % (compiler,))
         if name not in MODULES:
             raise InvalidArgumentError("name must be %r, %r or %r, not %r" % (EXPR_MODULE, FULL_MODULE, ADMISSION_MODULE, name))
         self.name: str = name
@@ -215,69 +251,121 @@ class Module:
             # and hashing the module when the cache hits.
             sha = sha_file.read_text().strip()
         if len(sha) != 64:
-            try:
-                wasm = self.path.read_bytes()
-            except OSError as e:
-                raise TrapError("read module %s: %s" % (self.path, e)) from None
+            wasm = self._read()
             sha = hashlib.sha256(wasm).hexdigest()
         self.sha256: str = sha
-
-        config = wasmtime.Config()
-        if compiler == "winch":
-            # wasmtime-py's Config.strategy knows only auto/cranelift; the C
-            # API's wasmtime_strategy_t has WINCH = 2 (AUTO 0, CRANELIFT 1).
-            wasmtime._ffi.wasmtime_config_strategy_set(config.ptr(), 2)
-        else:
-            config.cranelift_opt_level = "speed"
-        # The interrupt flag is written from a watchdog thread while a call
-        # runs, through a pointer into linear memory: the memory must not move
-        # (wasmtime reserves the 4 GiB range of a 32-bit memory up front).
-        config.memory_may_move = False
-        self.engine = wasmtime.Engine(config)
 
         cdir: Optional[Path]
         if cache_dir is None:
             cdir = default_cache_dir()
         else:
             cdir = Path(cache_dir) if str(cache_dir) else None
-        self.cache_path: Optional[Path] = None
-        if cdir is not None:
-            machine = platform.machine().lower() or "unknown"
-            suffix = "-winch" if compiler == "winch" else ""
-            self.cache_path = cdir / ("%s-wasmtime-%s-%s%s.cwasm" % (sha, wasmtime_version(), machine, suffix))
+        self._cache_dir = cdir
+        self._lock = threading.Lock()
+        self.generation: int = 0
+        self._tiered = threading.Event()
 
+        # What to try, in order: (compiler, may it come only from the cache).
+        if compiler == "auto":
+            tries = [("cranelift", True), ("winch", False)]
+        else:
+            tries = [(compiler, False)]
         self.from_cache = False
         mod: Optional[wasmtime.Module] = None
-        if self.cache_path is not None and self.cache_path.exists():
-            try:
-                mod = wasmtime.Module.deserialize_file(self.engine, str(self.cache_path))
-                self.from_cache = True
+        engine: Optional[wasmtime.Engine] = None
+        for c, cache_only in tries:
+            engine = wasmtime.Engine(_config(c))
+            cpath = self._cache_file(c)
+            if cpath is not None and cpath.exists():
                 try:
-                    os.utime(self.cache_path)  # marks it in use (see _prune)
-                except OSError:
-                    pass
-            except Exception:
-                mod = None
-        if mod is None:
-            if wasm is None:
+                    mod = wasmtime.Module.deserialize_file(engine, str(cpath))
+                    self.from_cache = True
+                    try:
+                        os.utime(cpath)  # marks it in use (see _prune)
+                    except OSError:
+                        pass
+                except Exception:
+                    mod = None
+            if mod is None and not cache_only:
+                if wasm is None:
+                    wasm = self._read()
+                if on_compile is not None:
+                    on_compile(cdir)
                 try:
-                    wasm = self.path.read_bytes()
-                except OSError as e:
-                    raise TrapError("read module %s: %s" % (self.path, e)) from None
-            if on_compile is not None:
-                on_compile(cdir)
-            try:
-                mod = wasmtime.Module(self.engine, wasm)
-            except Exception as e:
-                raise TrapError("compile module %s: %s" % (self.path, e)) from None
-            if self.cache_path is not None:
-                _write_atomic(self.cache_path, mod)
-                _prune(self.cache_path, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
+                    mod = wasmtime.Module(engine, wasm)
+                except Exception as e:
+                    raise TrapError("compile module %s: %s" % (self.path, e)) from None
+                if cpath is not None:
+                    _write_atomic(cpath, mod)
+                    _prune(cpath, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
+            if mod is not None:
+                self.compiler: str = c
+                break
+        assert mod is not None and engine is not None
+        self.cache_path: Optional[Path] = self._cache_file(self.compiler)
+        self.engine = engine
         self.module: wasmtime.Module = mod
-        self.linker = wasmtime.Linker(self.engine)
+        self.linker = wasmtime.Linker(engine)
         self.linker.define_wasi()
-        self._lock = threading.Lock()
         self.load_seconds: float = time.perf_counter() - t0
+        if tier_up is None:
+            tier_up = _default_tier_up
+        if compiler == "auto" and self.compiler == "winch" and tier_up:
+            threading.Thread(target=self._tier_up, name="celwasm-cranelift", daemon=True).start()
+        else:
+            self._tiered.set()
+
+    def _read(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except OSError as e:
+            raise TrapError("read module %s: %s" % (self.path, e)) from None
+
+    def _cache_file(self, compiler: str) -> Optional[Path]:
+        if self._cache_dir is None:
+            return None
+        machine = platform.machine().lower() or "unknown"
+        suffix = "-winch" if compiler == "winch" else ""
+        return self._cache_dir / ("%s-wasmtime-%s-%s%s.cwasm" % (self.sha256, wasmtime_version(), machine, suffix))
+
+    def _tier_up(self) -> None:
+        """Compiles the Cranelift code on one core, caches it and puts it in
+        place of the Winch code (compiler "auto"). On any failure the Winch
+        code stays."""
+        try:
+            wasm = self._read()
+            if hashlib.sha256(wasm).hexdigest() != self.sha256:
+                return  # the file changed since it was loaded
+            config = _config("cranelift")
+            config.parallel_compilation = False  # leave the other cores to the caller
+            engine = wasmtime.Engine(config)
+            mod = wasmtime.Module(engine, wasm)
+            cpath = self._cache_file("cranelift")
+            if cpath is not None:
+                _write_atomic(cpath, mod)
+                winch = self._cache_file("winch")
+                if winch is not None and cpath.exists():
+                    try:
+                        winch.unlink()
+                    except OSError:
+                        pass
+            linker = wasmtime.Linker(engine)
+            linker.define_wasi()
+            with self._lock:
+                self.engine, self.module, self.linker = engine, mod, linker
+                self.compiler, self.cache_path = "cranelift", cpath
+                self.generation += 1
+        except Exception:
+            pass
+        finally:
+            self._tiered.set()
+
+    def wait_tier_up(self, timeout: Optional[float] = None) -> bool:
+        """Waits until no background compilation is left (compiler "auto"
+        after a Winch start; otherwise at once) and tells whether the code in
+        use is Cranelift's. ``timeout`` in seconds, None: no limit."""
+        self._tiered.wait(timeout)
+        return self.compiler == "cranelift"
 
     def instantiate(self, *, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> "Instance":
         """A fresh, initialised instance (see :class:`Instance`)."""
@@ -356,7 +444,11 @@ class Instance:
         fd, self._stderr_path = tempfile.mkstemp(prefix="celwasm-stderr-")
         os.close(fd)
         self._finalizer = weakref.finalize(self, _remove, self._stderr_path)
-        store = wasmtime.Store(module.engine)
+        with module._lock:
+            engine, wmod, linker, gen = module.engine, module.module, module.linker, module.generation
+        #: the module's generation whose code this instance runs.
+        self.generation: int = gen
+        store = wasmtime.Store(engine)
         self._store = store
         try:
             wasi = wasmtime.WasiConfig()
@@ -369,7 +461,7 @@ class Instance:
             if memory_limit and memory_limit > 0:
                 store.set_limits(memory_size=memory_limit)
             with module._lock:
-                inst = module.linker.instantiate(store, module.module)
+                inst = linker.instantiate(store, wmod)
             exports = inst.exports(store)
             init = exports["_initialize"]
             assert isinstance(init, wasmtime.Func)

@@ -415,7 +415,9 @@ class Runtime:
         return pi
 
     def _put(self, pi: _PooledInstance) -> None:
-        if not pi.instance.dead:
+        # An instance of older code (Winch, before the module's tier-up) is
+        # replaced; its programs are compiled again in the next instance.
+        if not pi.instance.dead and pi.instance.generation == self.module.generation:
             with self._cond:
                 if not self._closed:
                     self._idle.append(pi)
