@@ -42,6 +42,11 @@ WASM_MOD     := $(BUILD)/wasm.mod
 # The admission module also links the k8s.io/api and client-go copies.
 WASM_MOD_ADMISSION := $(BUILD)/wasm-admission.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
+# The expression module, which every host loads at start, is linked by Go and
+# then shrunk by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through
+# wasm-opt"); the modules loaded only on demand are not (minutes per build).
+include wasm/binaryen.mk
+WASM_OPTIMIZED := celwasm
 
 .PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
@@ -50,10 +55,12 @@ all: wasm cli
 tools:
 	@command -v $(GO) >/dev/null || { echo "Go is required (https://go.dev/dl)"; exit 1; }
 
-$(BUILD)/%.wasm: $(WASM_SRCS) | tools
+$(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/$*
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
+	$(if $(filter $*,$(WASM_OPTIMIZED)),$(WASM_OPT) $(WASM_OPT_FLAGS) $@.linked.tmp -o $@.tmp,mv $@.linked.tmp $@.tmp)
+	@rm -f $@.linked.tmp
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
@@ -121,11 +128,14 @@ check-embed: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 # directory) must give the recorded sha256.
 repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
-	cp -r wasm wire go.mod go.sum $$tmp/; \
+	tar --exclude=node_modules -cf - wasm wire go.mod go.sum | tar -C $$tmp -xf -; \
 	for m in $(MODULES); do \
 	  flavour=; [ $$m = celwasm-admission ] && flavour=admission; \
 	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
-	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.wasm ./wasm/module/$$m); \
+	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m && \
+	   case " $(WASM_OPTIMIZED) " in \
+	     *" $$m "*) $(WASM_OPT) $(WASM_OPT_FLAGS) $$tmp/$$m.linked.wasm -o $$tmp/$$m.wasm ;; \
+	     *) mv $$tmp/$$m.linked.wasm $$tmp/$$m.wasm ;; esac); \
 	  second=$$(sha256sum $$tmp/$$m.wasm | cut -d' ' -f1); \
 	  if [ "$$second" != "$$(cat $(BUILD)/$$m.wasm.sha256)" ]; then echo "repro: $$m MISMATCH $$second != $$(cat $(BUILD)/$$m.wasm.sha256)"; exit 1; fi; \
 	  echo "repro: a second clean build of $$m has the same sha256 $$second"; \
@@ -244,4 +254,4 @@ bench-doc:
 	$(GO) run ./cmd/celwasm-benchdoc -in $(BUILD)/bench -targets docs/bench-targets.json -o docs/benchmarks.md
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) wasm/binaryen/node_modules
