@@ -129,7 +129,8 @@ def test_auto_starts_with_winch_and_tiers_up_to_cranelift(tmp_path: Path) -> Non
     wasm = tmp_path / "tiny.wasm"
     wasm.write_bytes(TINY)
     cache = tmp_path / "cache"
-    m = Module(wasm, cache_dir=cache, compiler="auto")
+    # tier_up=True: the CLI tests that run in this process turn the default off.
+    m = Module(wasm, cache_dir=cache, compiler="auto", tier_up=True)
     assert not m.from_cache
     winch = cache / ("%s-wasmtime-%s-%s-winch.cwasm" % (m.sha256, wasmtime_version(), os.uname().machine.lower()))
     assert m.wait_tier_up(timeout=120)  # Cranelift code in place
@@ -148,7 +149,7 @@ def test_auto_loads_cached_winch_code_then_tiers_up(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     w = Module(wasm, cache_dir=cache, compiler="winch")
     assert w.cache_path is not None and w.cache_path.exists()
-    m = Module(wasm, cache_dir=cache, compiler="auto")
+    m = Module(wasm, cache_dir=cache, compiler="auto", tier_up=True)
     assert m.from_cache  # the Winch file, with no foreground compilation
     assert m.wait_tier_up(timeout=120) and m.compiler == "cranelift" and m.generation == 1
     assert not w.cache_path.exists()
