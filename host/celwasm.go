@@ -197,7 +197,7 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	}
 	name, src, size := module.Expr.Name, wasmrt.Module{}, 0
 	embedded := func(m *module.Module) {
-		name, src, size = m.Name, wasmrt.Module{SHA256: m.SHA256(), Bytes: m.Load}, m.Size()
+		name, src, size = m.Name, EmbeddedModule(m), m.Size()
 	}
 	switch {
 	case o.admission:

@@ -1,6 +1,7 @@
 package celwasm
 
 import (
+	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmrt"
 	"github.com/celwasm/celwasm/host/wasmrt/wazero"
 )
@@ -31,6 +32,13 @@ var NewWazeroEngine EngineFactory = wazero.New
 
 // ModuleBytes is the EngineModule of wasm, hashed now.
 func ModuleBytes(wasm []byte) EngineModule { return wasmrt.ModuleBytes(wasm) }
+
+// EmbeddedModule is the EngineModule of an embedded module, as New passes it
+// to an engine: the sha256 `make wasm` recorded, the bytes read only when the
+// engine asks for them.
+func EmbeddedModule(m *module.Module) EngineModule {
+	return EngineModule{SHA256: m.SHA256(), Bytes: m.Load}
+}
 
 // The module's exports (docs/abi.md).
 const (

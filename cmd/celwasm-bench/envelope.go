@@ -45,7 +45,7 @@ func envelopeSection(ctx context.Context, s *benchdoc.Section, cases []benchCase
 		if rc.generic {
 			os.Setenv("CELWASM_WASMTIME_CALLS", "generic")
 		}
-		eng, err := engineFactory(opts)(ctx, embedded(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
+		eng, err := engineFactory(opts)(ctx, celwasm.EmbeddedModule(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
 		check(err)
 		in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
 		os.Unsetenv("CELWASM_WASMTIME_CALLS")

@@ -601,7 +601,7 @@ func batchSection(ctx context.Context, s *benchdoc.Section, wz, wt *celwasm.Runt
 // to the first result.
 func coldStart(ctx context.Context, opts []celwasm.Option, m *module.Module) [5]time.Duration {
 	var d [5]time.Duration
-	src := embedded(m)
+	src := celwasm.EmbeddedModule(m)
 	runtimeOpts := []celwasm.Option{celwasm.WithInstances(1)}
 	if m != module.Expr {
 		// No option names another embedded module as the one to run: its
@@ -634,12 +634,6 @@ func coldStart(ctx context.Context, opts []celwasm.Option, m *module.Module) [5]
 		d[1] = 0
 	}
 	return d
-}
-
-// embedded is an embedded module as celwasm.New passes it to an engine: the
-// recorded sha256, the bytes read only when the engine asks.
-func embedded(m *module.Module) celwasm.EngineModule {
-	return celwasm.EngineModule{SHA256: m.SHA256(), Bytes: m.Load}
 }
 
 func engineFactory(opts []celwasm.Option) celwasm.EngineFactory {
@@ -690,7 +684,7 @@ func execTime(cli, engine, cache string, runs int) time.Duration {
 // guestMemory reports an instance's linear memory size, fresh or after
 // evaluating the reference cases many times.
 func guestMemory(ctx context.Context, exercised bool) int {
-	eng, err := celwasm.NewWazeroEngine(ctx, embedded(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(nil)})
+	eng, err := celwasm.NewWazeroEngine(ctx, celwasm.EmbeddedModule(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(nil)})
 	check(err)
 	defer eng.Close(ctx)
 	in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
@@ -723,7 +717,7 @@ func guestMemory(ctx context.Context, exercised bool) int {
 // emptyCall measures one call of an export that does nothing (celwasm_free
 // of no handle): the median of rounds, each the mean of a timed loop.
 func emptyCall(ctx context.Context, opts []celwasm.Option, rounds int) time.Duration {
-	eng, err := engineFactory(opts)(ctx, embedded(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
+	eng, err := engineFactory(opts)(ctx, celwasm.EmbeddedModule(module.Expr), celwasm.EngineConfig{CacheDir: cacheDir(opts)})
 	check(err)
 	defer eng.Close(ctx)
 	in, err := eng.Instantiate(ctx, celwasm.InstanceConfig{Args: []string{"celwasm"}})
