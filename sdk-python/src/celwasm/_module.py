@@ -274,8 +274,10 @@ class Module:
         mod: Optional[wasmtime.Module] = None
         engine: Optional[wasmtime.Engine] = None
         for c, cache_only in tries:
-            engine = wasmtime.Engine(_config(c))
             cpath = self._cache_file(c)
+            if cache_only and (cpath is None or not cpath.exists()):
+                continue  # no engine for a compiler whose code is not cached
+            engine = wasmtime.Engine(_config(c))
             if cpath is not None and cpath.exists():
                 try:
                     mod = wasmtime.Module.deserialize_file(engine, str(cpath))
