@@ -45,6 +45,23 @@ def test_cache_miss_then_hit_then_corrupt(tmp_path: Path) -> None:
     assert Module(wasm, cache_dir=cache, compiler="cranelift").from_cache  # rewritten
 
 
+def test_cache_file_of_another_wasmtime_is_passed_over(tmp_path: Path) -> None:
+    # A warm start finds cache files by pattern, whatever wasmtime version
+    # names them, and lets wasmtime refuse code it did not compile.
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    cache = tmp_path / "cache"
+    m1 = Module(wasm, cache_dir=cache, compiler="cranelift")
+    assert m1.cache_path is not None
+    other = cache / m1.cache_path.name.replace("-wasmtime-%s-" % wasmtime_version(), "-wasmtime-0.0.1-")
+    assert other != m1.cache_path
+    other.write_bytes(b"code of another wasmtime")
+    os.utime(m1.cache_path, (1, 1))  # the other file is the most recently used
+    m2 = Module(wasm, cache_dir=cache, compiler="cranelift")
+    assert m2.from_cache and m2.cache_path == m1.cache_path
+    assert other.exists()  # another virtualenv's wasmtime may still use it
+
+
 def test_cache_disabled(tmp_path: Path) -> None:
     wasm = tmp_path / "tiny.wasm"
     wasm.write_bytes(TINY)

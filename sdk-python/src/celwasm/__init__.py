@@ -56,6 +56,8 @@ host's own; bad input never takes the interpreter down.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, List
+
 from ._errors import (
     BadRequestError,
     CanceledError,
@@ -77,22 +79,24 @@ from ._errors import (
     TrapError,
     UnknownProgramError,
 )
-from ._crd import (
-    BoundFix,
-    BoundNode,
-    CallCost,
-    CostExplanation,
-    CRDCostReport,
-    CRDInfo,
-    CRDObject,
-    CRDValidation,
-    FieldError,
-    ObjectResult,
-    RuleCost,
-    RuleRef,
-    SchemaCost,
-    UnknownSize,
-)
+if TYPE_CHECKING:
+    from ._crd import (
+        BoundFix,
+        BoundNode,
+        CallCost,
+        CostExplanation,
+        CRDCostReport,
+        CRDInfo,
+        CRDObject,
+        CRDValidation,
+        FieldError,
+        ObjectResult,
+        RuleCost,
+        RuleRef,
+        SchemaCost,
+        UnknownSize,
+    )
+
 from ._module import DEFAULT_MEMORY_LIMIT, Instance, Module, default_cache_dir
 from ._runtime import (
     CRD,
@@ -191,3 +195,38 @@ __all__ = [
     "InvalidArgumentError",
     "DecodeError",
 ]
+
+
+# The CRD result types come from ._crd, imported on first use (PEP 562): its
+# dataclasses would add ~10 ms to every `import celwasm`, and most programs
+# only evaluate expressions.
+_LAZY_CRD = frozenset((
+    "BoundFix",
+    "BoundNode",
+    "CallCost",
+    "CostExplanation",
+    "CRDCostReport",
+    "CRDInfo",
+    "CRDObject",
+    "CRDValidation",
+    "FieldError",
+    "ObjectResult",
+    "RuleCost",
+    "RuleRef",
+    "SchemaCost",
+    "UnknownSize",
+))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_CRD:
+        from . import _crd
+
+        value = getattr(_crd, name)
+        globals()[name] = value
+        return value
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | _LAZY_CRD)

@@ -5,9 +5,7 @@ compiled module (:class:`Module`) and the raw ABI of one instance
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
-import platform
 import sys
 import tempfile
 import threading
@@ -100,6 +98,17 @@ def wasmtime_version() -> str:
         except Exception:  # pragma: no cover
             _wasmtime_version = "unknown"
     return _wasmtime_version
+
+
+def _machine() -> str:
+    """The machine name in cache file names: platform.machine(), which on
+    POSIX is os.uname().machine, read directly there to spare a warm start
+    importing platform (~3 ms)."""
+    if hasattr(os, "uname"):
+        return os.uname().machine.lower() or "unknown"
+    import platform
+
+    return platform.machine().lower() or "unknown"
 
 
 def default_cache_dir() -> Optional[Path]:
@@ -252,6 +261,8 @@ class Module:
             sha = sha_file.read_text().strip()
         if len(sha) != 64:
             wasm = self._read()
+            import hashlib  # here: only a module without its recorded sha256 needs it
+
             sha = hashlib.sha256(wasm).hexdigest()
         self.sha256: str = sha
 
@@ -271,23 +282,26 @@ class Module:
         else:
             tries = [(compiler, False)]
         self.from_cache = False
+        self.cache_path: Optional[Path] = None
         mod: Optional[wasmtime.Module] = None
         engine: Optional[wasmtime.Engine] = None
         for c, cache_only in tries:
-            cpath = self._cache_file(c)
-            if cache_only and (cpath is None or not cpath.exists()):
+            cached = self._cached_files(c)
+            if cache_only and not cached:
                 continue  # no engine for a compiler whose code is not cached
             engine = wasmtime.Engine(_config(c))
-            if cpath is not None and cpath.exists():
+            for cpath in cached:
                 try:
                     mod = wasmtime.Module.deserialize_file(engine, str(cpath))
-                    self.from_cache = True
-                    try:
-                        os.utime(cpath)  # marks it in use (see _prune)
-                    except OSError:
-                        pass
                 except Exception:
-                    mod = None
+                    continue  # another wasmtime or other settings: wasmtime refuses it
+                self.from_cache = True
+                self.cache_path = cpath
+                try:
+                    os.utime(cpath)  # marks it in use (see _prune)
+                except OSError:
+                    pass
+                break
             if mod is None and not cache_only:
                 if wasm is None:
                     wasm = self._read()
@@ -297,14 +311,14 @@ class Module:
                     mod = wasmtime.Module(engine, wasm)
                 except Exception as e:
                     raise TrapError("compile module %s: %s" % (self.path, e)) from None
-                if cpath is not None:
-                    _write_atomic(cpath, mod)
-                    _prune(cpath, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
+                self.cache_path = self._cache_file(c)
+                if self.cache_path is not None:
+                    _write_atomic(self.cache_path, mod)
+                    _prune(self.cache_path, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
             if mod is not None:
                 self.compiler: str = c
                 break
         assert mod is not None and engine is not None
-        self.cache_path: Optional[Path] = self._cache_file(self.compiler)
         self.engine = engine
         self.module: wasmtime.Module = mod
         self.linker = wasmtime.Linker(engine)
@@ -323,18 +337,40 @@ class Module:
         except OSError as e:
             raise TrapError("read module %s: %s" % (self.path, e)) from None
 
-    def _cache_file(self, compiler: str) -> Optional[Path]:
+    def _cache_file(self, compiler: str, version: Optional[str] = None) -> Optional[Path]:
         if self._cache_dir is None:
             return None
-        machine = platform.machine().lower() or "unknown"
+        machine = _machine()
         suffix = "-winch" if compiler == "winch" else ""
-        return self._cache_dir / ("%s-wasmtime-%s-%s%s.cwasm" % (self.sha256, wasmtime_version(), machine, suffix))
+        return self._cache_dir / ("%s-wasmtime-%s-%s%s.cwasm" % (self.sha256, version or wasmtime_version(), machine, suffix))
+
+    def _cached_files(self, compiler: str) -> List[Path]:
+        """This module's cache files for ``compiler`` from any wasmtime
+        version, most recently used first. wasmtime refuses code that another
+        version or other settings compiled, so finding them this way spares
+        a warm start the ~25 ms importlib.metadata takes to tell the
+        installed wasmtime's version; that is needed only to name a file."""
+        pattern = self._cache_file(compiler, version="*")
+        if pattern is None:
+            return []
+        found = []
+        try:
+            for p in pattern.parent.glob(pattern.name):
+                try:
+                    found.append((p.stat().st_mtime, p))
+                except OSError:
+                    pass  # removed meanwhile
+        except OSError:
+            return []
+        return [p for _, p in sorted(found, key=lambda t: t[0], reverse=True)]
 
     def _tier_up(self) -> None:
         """Compiles the Cranelift code on one core, caches it and puts it in
         place of the Winch code (compiler "auto"). On any failure the Winch
         code stays."""
         try:
+            import hashlib
+
             wasm = self._read()
             if hashlib.sha256(wasm).hexdigest() != self.sha256:
                 return  # the file changed since it was loaded
@@ -345,8 +381,8 @@ class Module:
             cpath = self._cache_file("cranelift")
             if cpath is not None:
                 _write_atomic(cpath, mod)
-                winch = self._cache_file("winch")
-                if winch is not None and cpath.exists():
+                winch = self.cache_path  # the Winch code this module started on
+                if winch is not None and winch != cpath and cpath.exists():
                     try:
                         winch.unlink()
                     except OSError:

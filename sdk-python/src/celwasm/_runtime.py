@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import collections
 import heapq
 import itertools
@@ -33,8 +32,12 @@ from ._errors import (
 from ._gocompat import go_compact, go_is_blank, go_json_valid, go_quote
 from ._module import ADMIT as _ADMIT, COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
 from ._text import format_text
-from ._crd import CRDCostReport, CRDInfo, CRDObject, CRDValidation, ObjectArg, ObjectResult, _decode, _json_arg, _load, _version_piece
 from ._values import _NeedsTyped, _json_value, _plain_encoder, _text_bytes, decode, encode
+
+if TYPE_CHECKING:
+    # ._crd is imported where CRD validation and admission use it: its
+    # dataclasses would add ~10 ms to every import of celwasm.
+    from ._crd import CRDCostReport, CRDObject, CRDValidation, ObjectArg
 
 
 __all__ = [
@@ -553,6 +556,7 @@ class Runtime:
                 is neither JSON data nor JSON or YAML text.
             DeadlineExceededError, ClosedError, TrapError.
         """
+        from ._crd import _load
         body = _admit_request(request, self._documents)
         resp = self._admission_runtime()._request(_ADMIT, body, timeout)
         out = _load(resp, "admit")
@@ -747,6 +751,8 @@ def _lazy_module_info(loaded: Optional["Runtime"], given: Optional[Module], name
     env = os.environ.get(_module._PATH_ENV[name])
     if env:
         p = Path(env)
+        import hashlib
+
         return ModuleInfo(name, p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest(), False)
     path = _module._packaged_module(name)
     return ModuleInfo(name, path.stat().st_size, _module.packaged_sha256(name), False)
@@ -788,6 +794,7 @@ def _admit_request(request: Mapping[str, Any], documents: Callable[[bytes], List
         raise InvalidArgumentError("documents must be a list of objects")
     if not isinstance(items, (list, tuple)):
         raise InvalidArgumentError("requests must be a list of {operation?, object?, oldObject?, namespace?}")
+    from ._crd import _json_arg
     out = [b'{"documents":[', b",".join(_json_arg(d, "documents[%d]" % i, documents) for i, d in enumerate(docs)), b'],"requests":[']
     for i, it in enumerate(items):
         if not isinstance(it, Mapping) or set(it) - set(_ADMIT_ITEM_KEYS):
@@ -1477,6 +1484,7 @@ class CRD:
     def __init__(self, crd: ObjectArg, *, runtime: Optional["Runtime"] = None) -> None:
         self._runtime = runtime
         #: The CRD's JSON as sent to the module (its sha256 is CRDInfo.sha256).
+        from ._crd import _json_arg
         self.json: bytes = _json_arg(crd, "crd", self._documents)
 
     def _documents(self, text: bytes) -> List[bytes]:
@@ -1531,6 +1539,7 @@ class CRD:
                 text of one document (nothing was validated).
             BadRequestError, TrapError, ClosedError, DeadlineExceededError.
         """
+        from ._crd import CRDInfo, CRDObject, CRDValidation, ObjectResult, _decode, _json_arg, _load, _version_piece
         if isinstance(objects, (str, bytes, bytearray, memoryview, Mapping, CRDObject)):
             raise InvalidArgumentError("objects must be an iterable of objects (a list), not one %s" % type(objects).__name__)
         parts: List[bytes] = []
@@ -1575,6 +1584,7 @@ class CRD:
                 version).
             BadRequestError, TrapError, ClosedError, DeadlineExceededError.
         """
+        from ._crd import CRDCostReport, _decode, _load, _version_piece
         body = _load(self.runtime._full_runtime()._request(_COST, b'{"crd":' + self.json + _version_piece(version) + b"}", timeout), "cost")
         return _decode(CRDCostReport, body)
 
