@@ -428,6 +428,8 @@ type evalEq struct {
 	id  int64
 	lhs InterpretableV2
 	rhs InterpretableV2
+	// celwasm patch: the arguments as one slice, made once by the planner (Args).
+	args []InterpretableV2
 }
 
 // ID implements the Interpretable interface method.
@@ -465,6 +467,9 @@ func (*evalEq) OverloadID() string {
 
 // Args implements the InterpretableCall interface method.
 func (eq *evalEq) Args() []InterpretableV2 {
+	if eq.args != nil {
+		return eq.args // celwasm patch: no allocation per call of the cost tracker
+	}
 	return []InterpretableV2{eq.lhs, eq.rhs}
 }
 
@@ -472,6 +477,8 @@ type evalNe struct {
 	id  int64
 	lhs InterpretableV2
 	rhs InterpretableV2
+	// celwasm patch: the arguments as one slice, made once by the planner (Args).
+	args []InterpretableV2
 }
 
 // ID implements the Interpretable interface method.
@@ -509,6 +516,9 @@ func (*evalNe) OverloadID() string {
 
 // Args implements the InterpretableCall interface method.
 func (ne *evalNe) Args() []InterpretableV2 {
+	if ne.args != nil {
+		return ne.args // celwasm patch: no allocation per call of the cost tracker
+	}
 	return []InterpretableV2{ne.lhs, ne.rhs}
 }
 
@@ -557,6 +567,9 @@ type evalUnary struct {
 	trait     int
 	impl      functions.UnaryOp
 	nonStrict bool
+
+	// celwasm patch: the argument as a slice, made once by the planner (Args).
+	args []InterpretableV2
 }
 
 // ID implements the Interpretable interface method.
@@ -602,6 +615,9 @@ func (un *evalUnary) OverloadID() string {
 
 // Args returns the argument to the unary function.
 func (un *evalUnary) Args() []InterpretableV2 {
+	if un.args != nil {
+		return un.args // celwasm patch: no allocation per call of the cost tracker
+	}
 	return []InterpretableV2{un.arg}
 }
 
@@ -614,6 +630,9 @@ type evalBinary struct {
 	trait     int
 	impl      functions.BinaryOp
 	nonStrict bool
+
+	// celwasm patch: the arguments as one slice, made once by the planner (Args).
+	args []InterpretableV2
 }
 
 // ID implements the Interpretable interface method.
@@ -665,6 +684,9 @@ func (bin *evalBinary) OverloadID() string {
 
 // Args returns the argument to the unary function.
 func (bin *evalBinary) Args() []InterpretableV2 {
+	if bin.args != nil {
+		return bin.args // celwasm patch: no allocation per call of the cost tracker
+	}
 	return []InterpretableV2{bin.lhs, bin.rhs}
 }
 

@@ -344,6 +344,7 @@ func (p *planBuilder) planCallUnary(expr ast.Expr,
 		trait:     trait,
 		impl:      fn,
 		nonStrict: nonStrict,
+		args:      args[:1:1],
 	}, nil
 }
 
@@ -373,6 +374,7 @@ func (p *planBuilder) planCallBinary(expr ast.Expr,
 		trait:     trait,
 		impl:      fn,
 		nonStrict: nonStrict,
+		args:      args[:2:2],
 	}, nil
 }
 
@@ -407,18 +409,20 @@ func (p *planBuilder) planCallVarArgs(expr ast.Expr,
 // planCallEqual generates an equals (==) Interpretable.
 func (p *planBuilder) planCallEqual(expr ast.Expr, args []InterpretableV2) (InterpretableV2, error) {
 	return &evalEq{
-		id:  expr.ID(),
-		lhs: args[0],
-		rhs: args[1],
+		id:   expr.ID(),
+		lhs:  args[0],
+		rhs:  args[1],
+		args: args[:2:2],
 	}, nil
 }
 
 // planCallNotEqual generates a not equals (!=) Interpretable.
 func (p *planBuilder) planCallNotEqual(expr ast.Expr, args []InterpretableV2) (InterpretableV2, error) {
 	return &evalNe{
-		id:  expr.ID(),
-		lhs: args[0],
-		rhs: args[1],
+		id:   expr.ID(),
+		lhs:  args[0],
+		rhs:  args[1],
+		args: args[:2:2],
 	}, nil
 }
 

@@ -102,6 +102,48 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 		// The state is configured with CostTrackFactory so this shouldn't happen.
 		return
 	}
+	// celwasm patch: the steps most evaluations observe are matched by
+	// concrete type first. The switch after them tries interface cases
+	// first, and on wasm each interface case is an itab lookup at run time
+	// (Go disables its interface switch cache there): up to five per step.
+	// Each fast case does what the case its type reaches below does
+	// (observe_patch_test.go checks which case that is).
+	switch t := programStep.(type) {
+	case *evalConst:
+		// InterpretableConst: zero cost
+	case *evalAttr:
+		tracker.observeAttr(t, programStep)
+	case *evalBinary:
+		tracker.observeCall(t, val)
+	case *evalEq:
+		tracker.observeCall(t, val)
+	case *evalNe:
+		tracker.observeCall(t, val)
+	case *evalUnary:
+		tracker.observeCall(t, val)
+	case *evalVarArgs:
+		tracker.observeCall(t, val)
+	case *evalAnd:
+		for _, term := range t.terms {
+			tracker.stack.drop(term.ID())
+		}
+	case *evalOr:
+		for _, term := range t.terms {
+			tracker.stack.drop(term.ID())
+		}
+	default:
+		tracker.observeStep(programStep, val)
+	}
+	tracker.stack.push(val, id)
+
+	if tracker.Limit != nil && tracker.cost > *tracker.Limit {
+		panic(EvalCancelledError{Cause: CostLimitExceeded, Message: "operation cancelled: actual cost limit exceeded"})
+	}
+}
+
+// observeStep is upstream's switch of Observe over the step's kind
+// (celwasm patch: moved here, unchanged, behind the concrete-type cases).
+func (tracker *CostTracker) observeStep(programStep any, val ref.Val) {
 	switch t := programStep.(type) {
 	case ConstantQualifier:
 		// TODO: Push identifiers on to the stack before observing constant qualifiers that apply to them
@@ -110,19 +152,7 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 	case InterpretableConst:
 		// zero cost
 	case InterpretableAttribute:
-		switch a := t.Attr().(type) {
-		case *conditionalAttribute:
-			// Ternary has no direct cost. All cost is from the conditional and the true/false branch expressions.
-			tracker.stack.drop(a.falsy.ID(), a.truthy.ID(), a.expr.ID())
-		default:
-			tracker.stack.drop(t.Attr().ID())
-			tracker.cost += common.SelectAndIdentCost
-		}
-		if !tracker.presenceTestHasCost {
-			if _, isTestOnly := programStep.(*evalTestOnly); isTestOnly {
-				tracker.cost -= common.SelectAndIdentCost
-			}
-		}
+		tracker.observeAttr(t, programStep)
 	case *evalExhaustiveConditional:
 		// Ternary has no direct cost. All cost is from the conditional and the true/false branch expressions.
 		tracker.stack.drop(t.attr.falsy.ID(), t.attr.truthy.ID(), t.attr.expr.ID())
@@ -150,9 +180,7 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 	case Qualifier:
 		tracker.cost++
 	case InterpretableCall:
-		if argVals, ok := tracker.stack.dropArgs(t.Args()); ok {
-			tracker.cost += tracker.costCall(t, argVals, val)
-		}
+		tracker.observeCall(t, val)
 	case InterpretableConstructor:
 		tracker.stack.dropArgs(t.InitVals())
 		switch t.Type() {
@@ -164,10 +192,29 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 			tracker.cost += common.StructCreateBaseCost
 		}
 	}
-	tracker.stack.push(val, id)
+}
 
-	if tracker.Limit != nil && tracker.cost > *tracker.Limit {
-		panic(EvalCancelledError{Cause: CostLimitExceeded, Message: "operation cancelled: actual cost limit exceeded"})
+// observeAttr is the InterpretableAttribute case of observeStep (celwasm patch: shared with Observe's fast path).
+func (tracker *CostTracker) observeAttr(t InterpretableAttribute, programStep any) {
+	switch a := t.Attr().(type) {
+	case *conditionalAttribute:
+		// Ternary has no direct cost. All cost is from the conditional and the true/false branch expressions.
+		tracker.stack.drop(a.falsy.ID(), a.truthy.ID(), a.expr.ID())
+	default:
+		tracker.stack.drop(t.Attr().ID())
+		tracker.cost += common.SelectAndIdentCost
+	}
+	if !tracker.presenceTestHasCost {
+		if _, isTestOnly := programStep.(*evalTestOnly); isTestOnly {
+			tracker.cost -= common.SelectAndIdentCost
+		}
+	}
+}
+
+// observeCall is the InterpretableCall case of observeStep (celwasm patch: shared with Observe's fast path).
+func (tracker *CostTracker) observeCall(t InterpretableCall, val ref.Val) {
+	if argVals, ok := tracker.stack.dropArgs(t.Args()); ok {
+		tracker.cost += tracker.costCall(t, argVals, val)
 	}
 }
 
@@ -369,9 +416,13 @@ type stackVal struct {
 // not on the stack instead of scanning the whole stack for it. Without it an
 // evaluation of l.all(x, a && b) is quadratic in the size of l. Behaviour is
 // unchanged: the same entries are found and removed.
+//
+// celwasm patch: args holds the values dropArgs returns, reused from call to
+// call; their one reader, costCall, does not keep them.
 type refValStack struct {
 	items  []stackVal
 	counts map[int64]int
+	args   []ref.Val
 }
 
 // countThreshold is the depth from which IDs are counted.
@@ -432,7 +483,10 @@ func (s *refValStack) drop(ids ...int64) {
 // WARNING: It is possible for multiple expressions with the same ID to exist (due to how macros are implemented) so it's
 // possible that a dropped ID will remain on the stack.  They should be removed when IDs on the stack are popped.
 func (s *refValStack) dropArgs(args []InterpretableV2) ([]ref.Val, bool) {
-	result := make([]ref.Val, len(args))
+	if cap(s.args) < len(args) {
+		s.args = make([]ref.Val, max(len(args), 4))
+	}
+	result := s.args[:len(args)]
 argloop:
 	for nIdx := len(args) - 1; nIdx >= 0; nIdx-- {
 		id := args[nIdx].ID()
