@@ -191,6 +191,8 @@ func main() {
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
+	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
+	compareAll := flag.Bool("compare-all", false, "with -compare, also case (c)")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
@@ -199,6 +201,10 @@ func main() {
 	}
 	if *nativeOnly {
 		printNative(*rounds)
+		return
+	}
+	if *compare != "" {
+		check(compareModules(context.Background(), os.Stdout, *compare, *rounds, *compareAll))
 		return
 	}
 	if *envelopesOnly {
