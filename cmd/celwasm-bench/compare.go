@@ -77,10 +77,8 @@ func compareModules(ctx context.Context, w io.Writer, files string, rounds int, 
 				}
 			}
 			a, b := median(ds[0]), median(ds[1])
-			fmt.Fprintf(w, "%-12s %-28s A %9.2f µs  B %9.2f µs  B/A %.3f\n", rc.name, c.name, us(a), us(b), float64(b)/float64(a))
+			fmt.Fprintf(w, "%-12s %-28s A %9.2f µs  B %9.2f µs  B/A %.3f\n", rc.name, c.name, usf(a), usf(b), ratio(b, a))
 		}
 	}
 	return nil
 }
-
-func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
