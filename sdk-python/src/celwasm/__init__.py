@@ -199,29 +199,13 @@ __all__ = [
 
 # The CRD result types come from ._crd, imported on first use (PEP 562): its
 # dataclasses would add ~10 ms to every `import celwasm`, and most programs
-# only evaluate expressions.
-_LAZY_CRD = frozenset((
-    "BoundFix",
-    "BoundNode",
-    "CallCost",
-    "CostExplanation",
-    "CRDCostReport",
-    "CRDInfo",
-    "CRDObject",
-    "CRDValidation",
-    "FieldError",
-    "ObjectResult",
-    "RuleCost",
-    "RuleRef",
-    "SchemaCost",
-    "UnknownSize",
-))
-
-
+# only evaluate expressions. Which names it serves is its own __all__.
 def __getattr__(name: str) -> Any:
-    if name in _LAZY_CRD:
-        from . import _crd
+    if name.startswith("_"):  # not one of them (and `from . import _crd` asks for "_crd")
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from . import _crd
 
+    if name in _crd.__all__:
         value = getattr(_crd, name)
         globals()[name] = value
         return value
@@ -229,4 +213,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> List[str]:
-    return sorted(set(globals()) | _LAZY_CRD)
+    from . import _crd
+
+    return sorted(set(globals()) | set(_crd.__all__))
