@@ -42,11 +42,13 @@ WASM_MOD     := $(BUILD)/wasm.mod
 # The admission module also links the k8s.io/api and client-go copies.
 WASM_MOD_ADMISSION := $(BUILD)/wasm-admission.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
-# The expression module, which every host loads at start, is linked by Go and
-# then shrunk by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through
-# wasm-opt"); the modules loaded only on demand are not (minutes per build).
+# The expression module, which every host loads at start, and the admission
+# module (over its 40 MB budget as Go links it) are linked by Go and then shrunk
+# by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through wasm-opt").
+# wasm-opt runs on one core for minutes, so `make wasm` builds the modules two at
+# a time; test, demo and cli build them through it first.
 include wasm/binaryen.mk
-WASM_OPTIMIZED := celwasm
+WASM_OPTIMIZED := celwasm celwasm-admission
 
 .PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
@@ -68,10 +70,12 @@ $(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
 # The admission module (and the probe that measures what its upstream APIs
 # cost) also build with the k8s.io/api and client-go copies (modfile.sh
 # admission; RATIONALE.md, "Admission module size").
-$(BUILD)/celwasm-admission.wasm $(BUILD)/admission-probe.wasm: $(BUILD)/%.wasm: $(WASM_SRCS) | tools
+$(BUILD)/celwasm-admission.wasm $(BUILD)/admission-probe.wasm: $(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD_ADMISSION) $(WASM_GOFLAGS) -o $@.tmp ./wasm/module/$*
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD_ADMISSION) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
+	$(if $(filter $*,$(WASM_OPTIMIZED)),$(WASM_OPT) $(WASM_OPT_FLAGS) $@.linked.tmp -o $@.tmp,mv $@.linked.tmp $@.tmp)
+	@rm -f $@.linked.tmp
 	@mv $@.tmp $@
 	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
 	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
@@ -84,19 +88,20 @@ host/module/%.wasm.zst: $(BUILD)/%.wasm
 	cp $<.sha256 host/module/$*.wasm.sha256
 	@echo "$@: $$(stat -c %s $@) bytes"
 
-wasm: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
+wasm:
+	$(MAKE) -j2 $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 
-cli: $(CLI)
+cli: wasm $(CLI)
 $(CLI): $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(shell find cmd host -name '*.go' -not -name '*_test.go')
 	$(GO) build -o $@ ./cmd/celwasm
 
 # The seed examples (KEP rule table, Knative filters) over real input.
-demo: $(CLI)
+demo: wasm $(CLI)
 	./cmd/celwasm/demo.sh $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: check-version test-go repro check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
+test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
 
 # Engine natively, both Go runtimes, the CLI; the race detector on the
 # concurrent host tests (host/envoy, the filter in Envoy, runs in
@@ -125,17 +130,22 @@ check-embed: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	done
 
 # Two builds of each module from scratch (fresh build cache, another
-# directory) must give the recorded sha256.
+# directory) must give the recorded sha256; each wasm-opt runs in the
+# background while the next module links.
 repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	tar --exclude=node_modules -cf - wasm wire go.mod go.sum | tar -C $$tmp -xf -; \
+	pids=; \
 	for m in $(MODULES); do \
 	  flavour=; [ $$m = celwasm-admission ] && flavour=admission; \
 	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
-	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m && \
-	   case " $(WASM_OPTIMIZED) " in \
-	     *" $$m "*) $(WASM_OPT) $(WASM_OPT_FLAGS) $$tmp/$$m.linked.wasm -o $$tmp/$$m.wasm ;; \
-	     *) mv $$tmp/$$m.linked.wasm $$tmp/$$m.wasm ;; esac); \
+	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m); \
+	  case " $(WASM_OPTIMIZED) " in \
+	    *" $$m "*) $(WASM_OPT) $(WASM_OPT_FLAGS) $$tmp/$$m.linked.wasm -o $$tmp/$$m.wasm & pids="$$pids $$!" ;; \
+	    *) mv $$tmp/$$m.linked.wasm $$tmp/$$m.wasm ;; esac; \
+	done; \
+	for p in $$pids; do wait $$p; done; \
+	for m in $(MODULES); do \
 	  second=$$(sha256sum $$tmp/$$m.wasm | cut -d' ' -f1); \
 	  if [ "$$second" != "$$(cat $(BUILD)/$$m.wasm.sha256)" ]; then echo "repro: $$m MISMATCH $$second != $$(cat $(BUILD)/$$m.wasm.sha256)"; exit 1; fi; \
 	  echo "repro: a second clean build of $$m has the same sha256 $$second"; \
@@ -189,7 +199,7 @@ BENCH_QUICK ?=
 BENCH_SHORT := $(if $(BENCH_QUICK),-short)
 export BENCH_QUICK
 
-bench: bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
+bench: wasm bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
 	$(MAKE) bench-doc
 
 bench-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH) proxywasm-module
@@ -208,7 +218,7 @@ bench-extism:
 # The packages a user installs, from one version (VERSION): dist/celwasm-<version>.tgz (npm pack),
 # dist/celwasm-<version>-py3-none-any.whl and dist/celwasm-<version>.tar.gz (sdist).
 VERSION_NUMBER := $(shell cat VERSION)
-dist: check-version $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
+dist: check-version wasm $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	@mkdir -p dist
 	rm -f dist/celwasm-$(VERSION_NUMBER)*
 	$(MAKE) -C sdk-js build

@@ -358,7 +358,7 @@ func main() {
 		name string
 		raw  []byte
 	}
-	mods := []mod{{"celwasm", module.Bytes()}, {"celwasm-full", module.Full.Bytes()}}
+	mods := []mod{{"celwasm", module.Bytes()}, {"celwasm-full", module.Full.Bytes()}, {"celwasm-admission", module.Admission.Bytes()}}
 	for _, f := range sizes {
 		b, err := os.ReadFile(f)
 		check(err)

@@ -11,12 +11,16 @@
 set -eu
 out=$1
 mkdir -p "$(dirname "$out")"
-cp go.mod "$out.tmp"
-cp go.sum "${out%.mod}.sum"
+# Module builds run side by side (make -j2), so each writes its own temporary
+# files and renames them into place: a build never reads a half-written file.
+tmp=$out.$$.tmp
+cp go.mod "$tmp"
+cp go.sum "$tmp.sum"
 ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
-	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery "$out.tmp"
+	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery "$tmp"
 if [ "${2:-}" = admission ]; then
 	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \
-		-replace=k8s.io/client-go=./wasm/third_party/client-go "$out.tmp"
+		-replace=k8s.io/client-go=./wasm/third_party/client-go "$tmp"
 fi
-mv "$out.tmp" "$out"
+mv "$tmp.sum" "${out%.mod}.sum"
+mv "$tmp" "$out"
