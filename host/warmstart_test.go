@@ -3,6 +3,10 @@ package celwasm_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -53,5 +57,53 @@ func TestWasmtimeWarmStartDoesNotReadTheModule(t *testing.T) {
 	}}
 	if _, err := wasmtime.NewEngine(ctx, bad, cfg); err == nil || !strings.Contains(err.Error(), "no module here") {
 		t.Fatalf("cold start with an unreadable module: %v", err)
+	}
+}
+
+// QuickCompileOption's code (Cranelift opt level none) is cached under its
+// own name, beside NewEngine's, and gives the same results and costs.
+func TestWasmtimeQuickCompile(t *testing.T) {
+	ctx := context.Background()
+	cache := celwasm.DefaultCacheDir("wasmtime")
+	if cache == "" {
+		t.Skip("no user cache directory")
+	}
+	cases := []struct{ expr, activation string }{
+		{"self.spec.replicas >= 1 && self.spec.replicas <= 10", `{"self":{"spec":{"replicas":3}}}`},
+		{"self.items.map(i, i.name.upperAscii()).filter(n, n.matches('^[A-Z]+-[0-9]$'))", `{"self":{"items":[{"name":"a-1"},{"name":"b-x"}]}}`},
+		{"quantity(self.q).isGreaterThan(quantity('1Gi')) ? 1.5 / 0.0 : -1.0", `{"self":{"q":"2Gi"}}`},
+		{"self.x / 0", `{"self":{"x":1}}`},
+	}
+	results := func(opt celwasm.Option) []string {
+		// WithCacheDir takes the base: the runtime adds the module directory.
+		rt, err := celwasm.New(ctx, celwasm.WithInstances(1), celwasm.WithCacheDir(filepath.Dir(cache)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rt.Close(ctx)
+		env := rt.NewEnv(celwasm.Variable("self", "dyn"))
+		var out []string
+		for _, c := range cases {
+			p, err := env.Compile(ctx, c.expr)
+			if err != nil {
+				t.Fatalf("%s: %v", c.expr, err)
+			}
+			r, err := p.Eval(ctx, []byte(c.activation))
+			if err != nil {
+				out = append(out, "error: "+err.Error())
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s cost %d", r.JSON, r.Cost))
+		}
+		return out
+	}
+	quick, speed := results(wasmtime.QuickCompileOption()), results(wasmtime.Option())
+	if strings.Join(quick, "\n") != strings.Join(speed, "\n") {
+		t.Fatalf("opt level none:\n%s\nopt level speed:\n%s", strings.Join(quick, "\n"), strings.Join(speed, "\n"))
+	}
+	for _, suffix := range []string{"-" + wasmtime.Version + "-" + runtime.GOARCH + "-o0.cwasm", "-" + wasmtime.Version + "-" + runtime.GOARCH + ".cwasm"} {
+		if _, err := os.Stat(filepath.Join(cache, module.Expr.SHA256()+suffix)); err != nil {
+			t.Errorf("no cached code %s: %v", suffix, err)
+		}
 	}
 }

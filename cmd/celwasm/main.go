@@ -212,7 +212,9 @@ func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm
 	switch engine {
 	case "wazero":
 	case "wasmtime":
-		opts = append(opts, wasmtime.Option())
+		// A CLI process runs a few evaluations: a first run compiles
+		// about a second faster, for evaluations 5–9% slower.
+		opts = append(opts, wasmtime.QuickCompileOption())
 	default:
 		return nil, fmt.Errorf("--engine must be wazero or wasmtime")
 	}

@@ -25,3 +25,17 @@ func Option() celwasm.Option { return celwasm.WithEngine("wasmtime", NewEngine) 
 // NewEngine compiles the module with Cranelift, or deserializes it from
 // cfg.CacheDir when a previous process stored it there.
 var NewEngine celwasm.EngineFactory = wasmtime.New
+
+// QuickCompileOption selects wasmtime with Cranelift at opt level none: a
+// module compiles about 18% faster (the expression module: 4.7 s instead of
+// 5.7 s on two cores) and each evaluation takes 5–9% longer. It suits a
+// process that runs a few evaluations, such as the celwasm CLI, whose first
+// run compiles; a long-running service keeps Option. The compiled code is
+// cached under its own file name, so both can share a cache directory.
+func QuickCompileOption() celwasm.Option {
+	return celwasm.WithEngine("wasmtime", NewQuickCompileEngine)
+}
+
+// NewQuickCompileEngine is NewEngine at Cranelift opt level none
+// (QuickCompileOption).
+var NewQuickCompileEngine celwasm.EngineFactory = wasmtime.NewQuickCompile
