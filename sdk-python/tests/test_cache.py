@@ -13,7 +13,7 @@ import wasmtime
 
 import celwasm
 from celwasm import Module
-from celwasm._module import default_cache_dir, wasmtime_version
+from celwasm._module import _machine, default_cache_dir, packaged_sha256, wasmtime_version
 
 # A small module: the cache logic is the same for it, and it compiles in
 # milliseconds (the real one takes 15-30 s).
@@ -119,6 +119,23 @@ def test_other_modules_unused_for_an_hour_are_pruned(tmp_path: Path) -> None:
     m = Module(wasm, cache_dir=cache, compiler="cranelift")  # a compile writes, then prunes
     assert m.cache_path is not None and m.cache_path.exists()
     assert not old.exists() and recent.exists()
+
+
+def test_packaged_modules_code_of_another_wasmtime_is_pruned(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    sha = packaged_sha256("celwasm-full")
+    machine = _machine()
+    ours = cache / ("%s-wasmtime-%s-%s.cwasm" % (sha, wasmtime_version(), machine))
+    older = cache / ("%s-wasmtime-0.0.1-%s.cwasm" % (sha, machine))
+    for p in (ours, older):
+        p.write_bytes(b"x")
+        os.utime(p, (0, 0))
+    wasm = tmp_path / "tiny.wasm"
+    wasm.write_bytes(TINY)
+    Module(wasm, cache_dir=cache, compiler="cranelift")  # a compile writes, then prunes
+    assert ours.exists()  # the packaged module's code for this wasmtime stays, however old
+    assert not older.exists()  # code no wasmtime of this install can load goes
 
 
 def test_winch_has_its_own_cache_file(tmp_path: Path, monkeypatch) -> None:

@@ -314,7 +314,7 @@ class Module:
                 self.cache_path = self._cache_file(c)
                 if self.cache_path is not None:
                     _write_atomic(self.cache_path, mod)
-                    _prune(self.cache_path, keep_modules=tuple(packaged_sha256(m) for m in MODULES))
+                    _prune(self.cache_path, keep_modules=tuple(packaged_sha256(m) for m in MODULES), version=wasmtime_version())
             if mod is not None:
                 self.compiler: str = c
                 break
@@ -437,17 +437,24 @@ def _write_atomic(path: Path, mod: wasmtime.Module) -> None:
         pass  # the cache is an optimisation: a read-only home still works
 
 
-def _prune(keep: Path, unused_for: float = 3600.0, keep_modules: "tuple[str, ...]" = ()) -> None:
+def _prune(keep: Path, unused_for: float = 3600.0, keep_modules: "tuple[str, ...]" = (), version: str = "") -> None:
     """Removes other modules' cache files (~75 MB each) not used for an hour,
-    except those of the packaged modules (``keep_modules``, sha256 hex: the
-    other module of this release is loaded only when needed). A process
-    that has one mapped keeps its copy (POSIX unlink semantics; on Windows
-    the removal fails and is ignored)."""
+    except those the packaged modules (``keep_modules``, sha256 hex: the
+    other modules of this release are loaded only when needed) compiled with
+    this wasmtime (``version``): wasmtime refuses code of another version, so
+    after an upgrade those files are dead weight. A process that has one
+    mapped keeps its copy (POSIX unlink semantics; on Windows the removal
+    fails and is ignored)."""
     now = time.time()
     kept = tuple(k for k in keep_modules if k)
+    this_wasmtime = "-wasmtime-%s-" % version
+
+    def packaged(name: str) -> bool:
+        return name.startswith(kept) and this_wasmtime in name
+
     try:
         for p in keep.parent.glob("*.cwasm"):
-            if p.name != keep.name and not p.name.startswith(kept) and now - p.stat().st_mtime > unused_for:
+            if p.name != keep.name and not packaged(p.name) and now - p.stat().st_mtime > unused_for:
                 try:
                     p.unlink()
                 except OSError:
