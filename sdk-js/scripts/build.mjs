@@ -1,5 +1,5 @@
-// Builds dist/: TypeScript → ESM + .d.ts, the browser worker bundled into one self-contained file,
-// and the modules copied from ../build/celwasm.wasm, ../build/celwasm-full.wasm and
+// Builds dist/: TypeScript → ESM + .d.ts, the browser entry and the browser worker each bundled
+// into one self-contained file, and the modules copied from ../build/celwasm.wasm, ../build/celwasm-full.wasm and
 // ../build/celwasm-admission.wasm (made by `make wasm` at the repository root).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -21,6 +21,21 @@ for (const w of [wasm, fullWasm, admissionWasm]) {
 }
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+
+// The browser entry is one file with its dependency inside: a page without a bundler imports it
+// with no import map, in one request instead of fifteen (RATIONALE.md, "The browser entry is one
+// file"). Node keeps the separate files.
+await build({
+  entryPoints: [join(dist, 'browser.js')],
+  outfile: join(dist, 'browser.js'),
+  allowOverwrite: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'inline',
+  logLevel: 'warning',
+});
 
 // A module worker cannot use the page's import map or bare specifiers: bundle it.
 await build({
