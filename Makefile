@@ -57,23 +57,17 @@ all: wasm cli
 tools:
 	@command -v $(GO) >/dev/null || { echo "Go is required (https://go.dev/dl)"; exit 1; }
 
-$(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
-	@mkdir -p $(BUILD)
-	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
-	$(if $(filter $*,$(WASM_OPTIMIZED)),$(WASM_OPT) $(WASM_OPT_FLAGS) $@.linked.tmp -o $@.tmp,mv $@.linked.tmp $@.tmp)
-	@rm -f $@.linked.tmp
-	@mv $@.tmp $@
-	@sha256sum $@ | cut -d' ' -f1 > $@.sha256
-	@echo "$@: $$(stat -c %s $@) bytes, sha256 $$(cat $@.sha256)"
-
 # The admission module (and the probe that measures what its upstream APIs
 # cost) also build with the k8s.io/api and client-go copies (modfile.sh
 # admission; RATIONALE.md, "Admission module size").
-$(BUILD)/celwasm-admission.wasm $(BUILD)/admission-probe.wasm: $(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
+WASM_ADMISSION_FLAVOURED := celwasm-admission admission-probe
+wasm_flavour = $(if $(filter $(1),$(WASM_ADMISSION_FLAVOURED)),admission)
+wasm_modfile = $(if $(call wasm_flavour,$(1)),$(WASM_MOD_ADMISSION),$(WASM_MOD))
+
+$(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
 	@mkdir -p $(BUILD)
-	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD_ADMISSION) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
+	GO=$(GO) ./wasm/third_party/modfile.sh $(call wasm_modfile,$*) $(call wasm_flavour,$*)
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(call wasm_modfile,$*) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
 	$(if $(filter $*,$(WASM_OPTIMIZED)),$(WASM_OPT) $(WASM_OPT_FLAGS) $@.linked.tmp -o $@.tmp,mv $@.linked.tmp $@.tmp)
 	@rm -f $@.linked.tmp
 	@mv $@.tmp $@
@@ -137,7 +131,7 @@ repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	tar --exclude=node_modules -cf - wasm wire go.mod go.sum | tar -C $$tmp -xf -; \
 	pids=; \
 	for m in $(MODULES); do \
-	  flavour=; [ $$m = celwasm-admission ] && flavour=admission; \
+	  case " $(WASM_ADMISSION_FLAVOURED) " in *" $$m "*) flavour=admission ;; *) flavour= ;; esac; \
 	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
 	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m); \
 	  case " $(WASM_OPTIMIZED) " in \
