@@ -437,7 +437,7 @@ def _write_atomic(path: Path, mod: wasmtime.Module) -> None:
         pass  # the cache is an optimisation: a read-only home still works
 
 
-def _prune(keep: Path, unused_for: float = 3600.0, keep_modules: "tuple[str, ...]" = (), version: str = "") -> None:
+def _prune(keep: Path, *, keep_modules: "tuple[str, ...]", version: str, unused_for: float = 3600.0) -> None:
     """Removes other modules' cache files (~75 MB each) not used for an hour,
     except those the packaged modules (``keep_modules``, sha256 hex: the
     other modules of this release are loaded only when needed) compiled with
