@@ -68,6 +68,7 @@ type options struct {
 	stderr      *os.File
 	gcPercent   int
 	beforeLoad  func(module, cacheDir string)
+	compiling   func(module, cacheDir string)
 	full        bool // this Runtime runs celwasm-full (no further module)
 	admission   bool // this Runtime runs celwasm-admission
 }
@@ -101,13 +102,22 @@ func WithModule(wasm []byte) Option { return func(o *options) { o.wasm = wasm } 
 // code "needs_module".
 func WithFullModule(wasm []byte) Option { return func(o *options) { o.fullWasm = wasm } }
 
-// WithBeforeLoad calls f before a module is compiled (or read back from the
-// compile cache): module is its name ("celwasm", "celwasm-full"), cacheDir
-// its compile cache directory ("" without one). An empty or missing
-// cacheDir means a first run that compiles (5-60 s); the CLI prints its
-// progress line from here.
+// WithBeforeLoad calls f before a module is loaded, whether it is compiled
+// or read back from the compile cache: module is its name ("celwasm",
+// "celwasm-full", "celwasm-admission"), cacheDir its compile cache
+// directory ("" without one).
 func WithBeforeLoad(f func(module, cacheDir string)) Option {
 	return func(o *options) { o.beforeLoad = f }
+}
+
+// WithBeforeCompile calls f before a module is compiled, which takes 5-60 s
+// (a first run, or no cache directory), and not when its compiled code is
+// read back from the cache; the arguments are WithBeforeLoad's. wasmtime
+// calls it when its cache has no code for this module, wasmtime version and
+// compiler setting; wazero, which does not tell, when the cache directory is
+// missing or empty. The CLI prints its progress line from here.
+func WithBeforeCompile(f func(module, cacheDir string)) Option {
+	return func(o *options) { o.compiling = f }
 }
 
 // WithGuestGC sets the garbage collection target of the Go runtime inside
@@ -224,7 +234,11 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	if o.beforeLoad != nil {
 		o.beforeLoad(name, cacheDir)
 	}
-	eng, err := o.factory(ctx, src, EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit})
+	cfg := EngineConfig{CacheDir: cacheDir, MemoryLimitBytes: o.memoryLimit}
+	if o.compiling != nil {
+		cfg.Compiling = func() { o.compiling(name, cacheDir) }
+	}
+	eng, err := o.factory(ctx, src, cfg)
 	if err != nil {
 		return nil, &Error{Code: CodeTrap, Message: "load module: " + err.Error(), Err: err}
 	}

@@ -107,3 +107,57 @@ func TestWasmtimeQuickCompile(t *testing.T) {
 		}
 	}
 }
+
+// WithBeforeCompile is called when wasmtime has no code for this module and
+// compiler setting, even if the cache directory holds the other setting's
+// code (a service's opt level speed code beside the CLI's), and not when the
+// code is read back. TestWasmtimeQuickCompile fills the shared cache first.
+func TestBeforeCompileWasmtime(t *testing.T) {
+	ctx := context.Background()
+	shared := celwasm.DefaultCacheDir("wasmtime")
+	if shared == "" {
+		t.Skip("no user cache directory")
+	}
+	base := t.TempDir()
+	dir := celwasm.ModuleCacheDir(base, module.Expr.SHA256())
+	name := func(quick bool) string {
+		s := module.Expr.SHA256() + "-" + wasmtime.Version + "-" + runtime.GOARCH
+		if quick {
+			s += "-o0"
+		}
+		return s + ".cwasm"
+	}
+	for _, quick := range []bool{false, true} {
+		b, err := os.ReadFile(filepath.Join(shared, name(quick)))
+		if err != nil {
+			t.Skipf("shared cache not filled: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name(quick)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(opt celwasm.Option) []string {
+		var calls []string
+		rt, err := celwasm.New(ctx, celwasm.WithInstances(1), celwasm.WithCacheDir(base), opt,
+			celwasm.WithBeforeCompile(func(m, d string) { calls = append(calls, m+" "+d) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt.Close(ctx)
+		return calls
+	}
+	if c := load(wasmtime.Option()); len(c) != 0 {
+		t.Errorf("speed code cached: called %q", c)
+	}
+	if c := load(wasmtime.QuickCompileOption()); len(c) != 0 {
+		t.Errorf("opt level none code cached: called %q", c)
+	}
+	// Only the speed code: the quick engine compiles, and says so.
+	os.Remove(filepath.Join(dir, name(true)))
+	if c := load(wasmtime.QuickCompileOption()); len(c) != 1 || c[0] != "celwasm "+dir {
+		t.Errorf("opt level none code missing: called %q, want once with %q", c, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, name(true))); err != nil {
+		t.Errorf("compiled code not cached: %v", err)
+	}
+}

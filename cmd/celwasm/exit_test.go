@@ -141,32 +141,18 @@ func TestInputDepthLimit(t *testing.T) {
 	}
 }
 
-// TestCompileNotice: one line before compiling, when the module's cache
-// directory is missing or empty; none when it holds compiled code.
-func TestCompileNotice(t *testing.T) {
+// TestCompileLine: the progress line printed before a module is compiled
+// (host.WithBeforeCompile, tested in host), with and without a cache.
+func TestCompileLine(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	compileNotice(&b, "celwasm", filepath.Join(dir, "missing"))
-	compileNotice(&b, "celwasm", dir)
-	want := compileLine("celwasm", filepath.Join(dir, "missing")) + "\n" + compileLine("celwasm", dir) + "\n"
-	if b.String() != want || !strings.Contains(want, "compiling the WebAssembly module for this machine, once (up to a minute); the compiled code is cached in "+dir+"\n") {
-		t.Errorf("cold: %q", b.String())
+	if got := compileLine("celwasm", dir); got != "celwasm: compiling the WebAssembly module for this machine, once (up to a minute); the compiled code is cached in "+dir {
+		t.Errorf("with a cache: %q", got)
 	}
-	os.WriteFile(filepath.Join(dir, "code.cwasm"), []byte("x"), 0o644)
-	b.Reset()
-	compileNotice(&b, "celwasm", dir)
-	if b.String() != "" {
-		t.Errorf("warm: %q", b.String())
-	}
-	b.Reset()
-	compileNotice(&b, "celwasm", "")
-	if b.String() != "celwasm: compiling the WebAssembly module for this machine (up to a minute; no cache directory, so every run compiles)\n" {
-		t.Errorf("no cache: %q", b.String())
+	if got := compileLine("celwasm", ""); got != "celwasm: compiling the WebAssembly module for this machine (up to a minute; no cache directory, so every run compiles)" {
+		t.Errorf("no cache: %q", got)
 	}
 	// celwasm-full, loaded for CRD validation and Knative filters, is named.
-	b.Reset()
-	compileNotice(&b, "celwasm-full", "")
-	if b.String() != "celwasm: compiling the WebAssembly module celwasm-full for this machine (up to a minute; no cache directory, so every run compiles)\n" {
-		t.Errorf("full, no cache: %q", b.String())
+	if got := compileLine("celwasm-full", ""); got != "celwasm: compiling the WebAssembly module celwasm-full for this machine (up to a minute; no cache directory, so every run compiles)" {
+		t.Errorf("full, no cache: %q", got)
 	}
 }

@@ -206,8 +206,8 @@ func checkEngine(stderr io.Writer, cmd, engine string) bool {
 }
 
 func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm.Runtime, error) {
-	opts := []celwasm.Option{celwasm.WithInstances(1), celwasm.WithBeforeLoad(func(module, cacheDir string) {
-		compileNotice(stderr, module, cacheDir)
+	opts := []celwasm.Option{celwasm.WithInstances(1), celwasm.WithBeforeCompile(func(module, cacheDir string) {
+		fmt.Fprintln(stderr, compileLine(module, cacheDir))
 	})}
 	switch engine {
 	case "wazero":
@@ -221,21 +221,10 @@ func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm
 	return celwasm.New(ctx, opts...)
 }
 
-// compileNotice prints one line before a module must be compiled (up to a minute):
-// its cache directory is missing or empty. celwasm-full is loaded, and
-// announced, only when a command needs it.
-func compileNotice(stderr io.Writer, module, cacheDir string) {
-	if cacheDir == "" {
-		fmt.Fprintln(stderr, compileLine(module, ""))
-		return
-	}
-	if entries, err := os.ReadDir(cacheDir); err != nil || len(entries) == 0 {
-		fmt.Fprintln(stderr, compileLine(module, cacheDir))
-	}
-}
-
-// compileLine is the progress line of a first run; python -m celwasm prints
-// the same (with its own cache directory).
+// compileLine is the progress line printed before a module is compiled (up
+// to a minute); python -m celwasm prints the same (with its own cache
+// directory). celwasm-full and celwasm-admission are loaded, and announced,
+// only when a command needs them.
 func compileLine(module, cacheDir string) string {
 	what := "the WebAssembly module"
 	if module != "celwasm" {

@@ -61,6 +61,18 @@ type EngineConfig struct {
 	CacheDir string
 	// MemoryLimitBytes caps each instance's linear memory, in bytes.
 	MemoryLimitBytes uint64
+	// Compiling, when set, is called once before the engine compiles the
+	// module, and not when it reads compiled code back from CacheDir.
+	// Compiling takes seconds (RATIONALE.md, "Winch first, Cranelift in the
+	// background"), so callers announce it from here.
+	Compiling func()
+}
+
+// NotifyCompiling calls cfg.Compiling when it is set.
+func (cfg EngineConfig) NotifyCompiling() {
+	if cfg.Compiling != nil {
+		cfg.Compiling()
+	}
 }
 
 // Export names the module's exports.

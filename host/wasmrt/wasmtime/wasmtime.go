@@ -72,6 +72,7 @@ func newEngine(src wasmrt.Module, cfg wasmrt.EngineConfig, opt wt.OptLevel, cach
 		}
 	}
 	if mod == nil {
+		cfg.NotifyCompiling()
 		wasm, err := src.Bytes()
 		if err != nil {
 			return nil, fmt.Errorf("wasmtime: read module: %w", err)

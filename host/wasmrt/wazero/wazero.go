@@ -51,6 +51,11 @@ func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmr
 		rc = rc.WithMemoryLimitPages(uint32(pages))
 	}
 	e := &wazeroEngine{}
+	// wazero does not say whether its cache holds this module's code; a
+	// missing or empty cache directory means it does not.
+	if entries, err := os.ReadDir(cfg.CacheDir); cfg.CacheDir == "" || err != nil || len(entries) == 0 {
+		cfg.NotifyCompiling()
+	}
 	if cfg.CacheDir != "" {
 		if err := os.MkdirAll(cfg.CacheDir, 0o755); err == nil {
 			if c, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir); err == nil {
