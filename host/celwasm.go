@@ -65,6 +65,7 @@ type options struct {
 	engineName  string
 	wasm        []byte
 	fullWasm    []byte
+	fullSHA     func() string // sha256 of fullWasm, hashed once
 	stderr      *os.File
 	gcPercent   int
 	beforeLoad  func(module, cacheDir string)
@@ -100,7 +101,12 @@ func WithModule(wasm []byte) Option { return func(o *options) { o.wasm = wasm } 
 // WithFullModule runs the given module bytes instead of the embedded
 // celwasm-full, the module loaded for requests the first one answers with
 // code "needs_module".
-func WithFullModule(wasm []byte) Option { return func(o *options) { o.fullWasm = wasm } }
+func WithFullModule(wasm []byte) Option {
+	return func(o *options) {
+		o.fullWasm = wasm
+		o.fullSHA = sync.OnceValue(func() string { return sum256(wasm) })
+	}
+}
 
 // WithBeforeLoad calls f before a module is loaded, whether it is compiled
 // or read back from the compile cache: module is its name ("celwasm",
@@ -215,7 +221,9 @@ func New(ctx context.Context, opts ...Option) (*Runtime, error) {
 	case o.full && o.fullWasm == nil:
 		embedded(module.Full)
 	case o.full:
-		name, src, size = module.Full.Name, wasmrt.ModuleBytes(o.fullWasm), len(o.fullWasm)
+		wasm := o.fullWasm
+		name, size = module.Full.Name, len(wasm)
+		src = wasmrt.Module{SHA256: o.fullSHA(), Bytes: func() ([]byte, error) { return wasm, nil }}
 	case o.wasm == nil:
 		embedded(module.Expr)
 	default:
@@ -599,7 +607,7 @@ func (r *Runtime) Version(ctx context.Context) (*VersionInfo, error) {
 	if rt := r.full.loaded(); rt != nil {
 		full.Size, full.SHA256, full.Loaded = rt.size, rt.sha, true
 	} else if r.opts.fullWasm != nil {
-		full.Size, full.SHA256 = len(r.opts.fullWasm), sum256(r.opts.fullWasm)
+		full.Size, full.SHA256 = len(r.opts.fullWasm), r.opts.fullSHA()
 	} else {
 		full.Size, full.SHA256 = module.Full.Size(), module.Full.SHA256()
 	}

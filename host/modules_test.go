@@ -67,3 +67,37 @@ func TestTwoModules(t *testing.T) {
 		}
 	})
 }
+
+// TestWithFullModule: version describes the celwasm-full given with
+// WithFullModule before it is loaded (its sha256 is computed once, not per
+// call), and a request that needs it loads those bytes.
+func TestWithFullModule(t *testing.T) {
+	ctx := context.Background()
+	full := module.Full.Bytes()
+	var loads []string
+	rt, err := celwasm.New(ctx, celwasm.WithInstances(1), celwasm.WithFullModule(full),
+		celwasm.WithBeforeLoad(func(m, _ string) { loads = append(loads, m) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	for i := 0; i < 2; i++ {
+		v, err := rt.Version(ctx)
+		if err != nil || v.Modules[1].Name != "celwasm-full" || v.Modules[1].Loaded ||
+			v.Modules[1].SHA256 != module.Full.SHA256() || v.Modules[1].Size != len(full) {
+			t.Fatalf("version: %+v %v", v, err)
+		}
+	}
+	prg, err := rt.NewEnv().CompileFilter(ctx, []byte(`{"prefix":{"type":"dev."}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := prg.EvalEvent(ctx, []byte(`{"specversion":"1.0","id":"1","source":"s","type":"dev.x"}`))
+	if err != nil || string(res.JSON) != "true" || !rt.FullLoaded() || strings.Join(loads, ",") != "celwasm,celwasm-full" {
+		t.Fatalf("prefix filter: %s %v (loads %v)", res.JSON, err, loads)
+	}
+	v, err := rt.Version(ctx)
+	if err != nil || !v.Modules[1].Loaded || v.Modules[1].SHA256 != module.Full.SHA256() {
+		t.Fatalf("version after loading: %+v %v", v, err)
+	}
+}
