@@ -106,7 +106,7 @@ test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke tes
 test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
-	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
+	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go)

@@ -123,6 +123,19 @@ type AttributePatternType = interpreter.AttributePattern
 type EvalDetails struct {
 	state       interpreter.EvalState
 	costTracker *interpreter.CostTracker
+	// celwasm patch: the tracker lives in the evaluation's pooled state
+	// (interpreter.CostTrackerTemplate), so its cost is copied here before
+	// the evaluation's frame is closed.
+	cost    uint64
+	hasCost bool
+}
+
+// keepCost copies the tracker's cost, which stays valid after the tracker
+// is reused (celwasm patch).
+func (ed *EvalDetails) keepCost() {
+	if ed != nil && ed.costTracker != nil {
+		ed.cost, ed.hasCost, ed.costTracker = ed.costTracker.ActualCost(), true, nil
+	}
 }
 
 // State of the evaluation, non-nil if the OptTrackState or OptExhaustiveEval is specified
@@ -137,6 +150,10 @@ func (ed *EvalDetails) State() interpreter.EvalState {
 // ActualCost returns the tracked cost through the course of execution when `CostTracking` is enabled.
 // Otherwise, returns nil if the cost was not enabled.
 func (ed *EvalDetails) ActualCost() *uint64 {
+	if ed != nil && ed.hasCost {
+		cost := ed.cost
+		return &cost
+	}
 	if ed == nil || ed.costTracker == nil {
 		return nil
 	}
@@ -269,16 +286,15 @@ func newProgram(e *Env, a *ast.AST, opts []ProgramOption) (Program, error) {
 		if err != nil {
 			return nil, fmt.Errorf("construct cost tracker: %w", err)
 		}
-		trackerFactory := func() (*interpreter.CostTracker, error) {
-			return tracker.Clone()
-		}
 		var observers []interpreter.PlannerOption
 		if p.evalOpts&(OptExhaustiveEval|OptTrackState) != 0 {
 			// EvalStateObserver is required for OptExhaustiveEval.
 			observers = append(observers, interpreter.EvalStateObserver())
 		}
 		if p.evalOpts&OptTrackCost == OptTrackCost {
-			observers = append(observers, interpreter.CostObserver(interpreter.CostTrackerFactory(trackerFactory)))
+			// celwasm patch: one tracker per pooled evaluation state, not a
+			// clone per evaluation (interpreter.CostTrackerTemplate).
+			observers = append(observers, interpreter.CostObserver(interpreter.CostTrackerTemplate(tracker)))
 		}
 		// Enable exhaustive eval over a basic observer since it offers a superset of features.
 		if p.evalOpts&OptExhaustiveEval == OptExhaustiveEval {
@@ -330,6 +346,8 @@ func (p *prog) Eval(input any) (out ref.Val, det *EvalDetails, err error) {
 		}
 		defer frame.Close()
 	}
+	// celwasm patch: runs before the frame is closed, also after a panic.
+	defer func() { det.keepCost() }()
 	if p.observable != nil {
 		det = &EvalDetails{}
 		out = p.observable.ObserveExec(frame, func(observed any) {

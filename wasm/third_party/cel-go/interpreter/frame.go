@@ -47,6 +47,10 @@ type evalContext struct {
 	// costs provides the context for tracking the evaluation costs.
 	costs *CostTracker
 
+	// tracker is costs when the observer has a template (celwasm patch,
+	// CostTrackerTemplate): kept with the pooled context, with its stack.
+	tracker CostTracker
+
 	// ctx is the context for async call implementations to use.
 	ctx context.Context
 
@@ -111,6 +115,7 @@ func (f *ExecutionFrame) Close() {
 		f.ctx.interrupt = nil
 		f.ctx.state = nil
 		f.ctx.costs = nil
+		f.ctx.tracker.stack.release()
 		f.ctx.interrupted.Store(false)
 		f.ctx.interruptCheckCount.Store(0)
 		f.ctx.interruptCheckFrequency = 0
