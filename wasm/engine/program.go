@@ -115,18 +115,25 @@ func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Va
 		var cancelled interpreter.EvalCancelledError
 		if errors.As(err, &cancelled) {
 			if cancelled.Cause == interpreter.CostLimitExceeded {
-				return nil, cost, &wire.Error{Code: wire.CodeCostLimit, Message: err.Error(), Cost: &cost}
+				return nil, cost, evalError(wire.CodeCostLimit, err.Error(), cost)
 			}
-			return nil, cost, &wire.Error{Code: wire.CodeCanceled, Message: err.Error(), Cost: &cost}
+			return nil, cost, evalError(wire.CodeCanceled, err.Error(), cost)
 		}
 		code := wire.CodeEval
 		if strings.HasPrefix(err.Error(), "internal error:") {
 			code = wire.CodeInternal
 		}
-		return nil, cost, &wire.Error{Code: code, Message: err.Error(), Cost: &cost}
+		return nil, cost, evalError(code, err.Error(), cost)
 	}
 	if types.IsUnknown(out) {
-		return nil, cost, &wire.Error{Code: wire.CodeEval, Message: "result is unknown", Cost: &cost}
+		return nil, cost, evalError(wire.CodeEval, "result is unknown", cost)
 	}
 	return out, cost, nil
+}
+
+// evalError is a failed evaluation's error with the cost it spent. The cost
+// is its own variable: taking the address of Eval's result would move that
+// to the heap on every call, successful ones too.
+func evalError(code, message string, cost uint64) *wire.Error {
+	return &wire.Error{Code: code, Message: message, Cost: &cost}
 }
