@@ -300,9 +300,13 @@ type Map struct {
 	raw    gjson.Result
 	keyT   *types.Type
 	valT   *types.Type
-	index  *objIndex
+	index  *objIndex // &own once built
 	keys   []ref.Val // typed keys (int, uint, bool maps), by entry
 	keyErr ref.Val
+	// own is the index, in the map's allocation: almost every map reached
+	// is indexed (a member read, has(), iteration), so one allocation
+	// instead of two per object.
+	own objIndex
 }
 
 type mapEntry struct {
@@ -323,12 +327,6 @@ const (
 	inlineEntries = 4
 	linearLimit   = 16
 )
-
-func buildIndex(raw gjson.Result) *objIndex {
-	idx := &objIndex{}
-	idx.build(raw)
-	return idx
-}
 
 // build fills an empty index with the members of raw.
 func (idx *objIndex) build(raw gjson.Result) {
@@ -386,7 +384,8 @@ func (m *Map) stringKeys() bool {
 
 func (m *Map) idx() *objIndex {
 	if m.index == nil {
-		m.index = buildIndex(m.raw)
+		m.own.build(m.raw)
+		m.index = &m.own
 		if !m.stringKeys() {
 			m.keys = make([]ref.Val, len(m.index.entries))
 			for i := range m.index.entries {
@@ -608,8 +607,9 @@ func (idx *objIndex) add(en mapEntry) {
 // NewObject returns an empty map(string, dyn) to fill with Put: an object
 // built member by member (a CloudEvent's attributes).
 func NewObject(c *Converter) *Map {
-	m := &Map{conv: c, keyT: types.StringType, valT: types.DynType, index: &objIndex{}}
-	m.index.entries = m.index.inline[:0]
+	m := &Map{conv: c, keyT: types.StringType, valT: types.DynType}
+	m.own.entries = m.own.inline[:0]
+	m.index = &m.own
 	return m
 }
 
