@@ -16,6 +16,8 @@ import (
 	// First: klog needs os.Args[0], which Extism hosts do not pass.
 	_ "github.com/celwasm/celwasm/wasm/extism/argv0"
 
+	"os"
+
 	"github.com/extism/go-pdk"
 
 	"github.com/celwasm/celwasm/wasm/abi"
@@ -30,10 +32,27 @@ var (
 	crd     = crdhandler.New(handler)
 )
 
+// inCall is set while an export runs. A call that finds it set comes after
+// one that trapped (the Go runtime gave up inside it, as when out of the
+// manifest's memory.max_pages): what that runtime left behind cannot be
+// trusted, so the plugin exits instead of answering, and the host makes a
+// new instance (as celwasm's own hosts do after a trap). Whether the Go
+// runtime itself refuses the next call depends on where it stopped.
+var inCall bool
+
+// trappedExit is the exit status of a call made after a trap.
+const trappedExit = 70
+
 // serve hands the call's input to h and sets its response as the output.
 func serve(h func([]byte) []byte) int32 {
+	if inCall {
+		os.Stderr.WriteString("celwasm: an earlier call trapped; this plugin instance cannot be used: make a new one\n")
+		os.Exit(trappedExit)
+	}
+	inCall = true
 	defer reactor.EndCall()
 	pdk.Output(h(pdk.Input()))
+	inCall = false
 	return 0
 }
 
