@@ -101,11 +101,21 @@ func TestWasmtimeQuickCompile(t *testing.T) {
 	if strings.Join(quick, "\n") != strings.Join(speed, "\n") {
 		t.Fatalf("opt level none:\n%s\nopt level speed:\n%s", strings.Join(quick, "\n"), strings.Join(speed, "\n"))
 	}
-	for _, suffix := range []string{"-" + wasmtime.Version + "-" + runtime.GOARCH + "-o0.cwasm", "-" + wasmtime.Version + "-" + runtime.GOARCH + ".cwasm"} {
-		if _, err := os.Stat(filepath.Join(cache, module.Expr.SHA256()+suffix)); err != nil {
-			t.Errorf("no cached code %s: %v", suffix, err)
+	for _, quick := range []bool{true, false} {
+		if _, err := os.Stat(filepath.Join(cache, cacheFile(quick))); err != nil {
+			t.Errorf("no cached code %s: %v", cacheFile(quick), err)
 		}
 	}
+}
+
+// cacheFile is the name under which wasmtime caches the expression
+// module's code: opt level none (QuickCompileOption) or speed (Option).
+func cacheFile(quick bool) string {
+	s := module.Expr.SHA256() + "-" + wasmtime.Version + "-" + runtime.GOARCH
+	if quick {
+		s += "-o0"
+	}
+	return s + ".cwasm"
 }
 
 // WithBeforeCompile is called when wasmtime has no code for this module and
@@ -120,19 +130,12 @@ func TestBeforeCompileWasmtime(t *testing.T) {
 	}
 	base := t.TempDir()
 	dir := celwasm.ModuleCacheDir(base, module.Expr.SHA256())
-	name := func(quick bool) string {
-		s := module.Expr.SHA256() + "-" + wasmtime.Version + "-" + runtime.GOARCH
-		if quick {
-			s += "-o0"
-		}
-		return s + ".cwasm"
-	}
 	for _, quick := range []bool{false, true} {
-		b, err := os.ReadFile(filepath.Join(shared, name(quick)))
+		b, err := os.ReadFile(filepath.Join(shared, cacheFile(quick)))
 		if err != nil {
 			t.Skipf("shared cache not filled: %v", err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name(quick)), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, cacheFile(quick)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -153,11 +156,11 @@ func TestBeforeCompileWasmtime(t *testing.T) {
 		t.Errorf("opt level none code cached: called %q", c)
 	}
 	// Only the speed code: the quick engine compiles, and says so.
-	os.Remove(filepath.Join(dir, name(true)))
+	os.Remove(filepath.Join(dir, cacheFile(true)))
 	if c := load(wasmtime.QuickCompileOption()); len(c) != 1 || c[0] != "celwasm "+dir {
 		t.Errorf("opt level none code missing: called %q, want once with %q", c, dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, name(true))); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, cacheFile(true))); err != nil {
 		t.Errorf("compiled code not cached: %v", err)
 	}
 }
