@@ -1,6 +1,6 @@
 #!/bin/sh
 # copy-missing.sh [admission] PACKAGE... — copies into the patched copies
-# (wasm/third_party/{api,apiserver,apimachinery,client-go}) every package of
+# (wasm/third_party/{api,apiserver,apimachinery,client-go,kube-openapi}) every package of
 # those modules that PACKAGE... link but the copies lack, as upstream has it
 # (non-test Go files from the module cache), until the module build finds
 # them all. With "admission", the build of the admission module (k8s.io/api
@@ -15,7 +15,7 @@ GO=${GO:-go} ./wasm/third_party/modfile.sh "$mod" $flavour
 while :; do
 	missing=$(GOOS=wasip1 GOARCH=wasm ${GO:-go} list -modfile="$mod" -e -deps \
 		-f '{{.ImportPath}} {{if .Error}}ERR{{end}}' "$@" |
-		awk '$2 == "ERR" && $1 ~ /^k8s\.io\/(api|apiserver|apimachinery|client-go)\// {print $1}')
+		awk '$2 == "ERR" && $1 ~ /^k8s\.io\/(api|apiserver|apimachinery|client-go|kube-openapi)\// {print $1}')
 	[ -z "$missing" ] && break
 	for p in $missing; do
 		m=$(echo "$p" | cut -d/ -f1-2)

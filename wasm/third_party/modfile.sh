@@ -17,7 +17,8 @@ tmp=$out.$$.tmp
 cp go.mod "$tmp"
 cp go.sum "$tmp.sum"
 ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
-	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery "$tmp"
+	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery \
+	-replace=k8s.io/kube-openapi=./wasm/third_party/kube-openapi "$tmp"
 if [ "${2:-}" = admission ]; then
 	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \
 		-replace=k8s.io/client-go=./wasm/third_party/client-go "$tmp"

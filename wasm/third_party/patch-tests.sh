@@ -1,7 +1,8 @@
 #!/bin/sh
 # patch-tests.sh COPY... — the import paths of the packages of the patched
-# copies in wasm/third_party (apiserver, apimachinery, api, client-go) that
-# carry a *_patch_test.go, for go test -modfile -run Patch (make test-go).
+# copies in wasm/third_party (apiserver, apimachinery, api, client-go,
+# kube-openapi) that carry a *_patch_test.go, for go test -modfile -run Patch
+# (make test-go).
 # Run from the repository root.
 set -eu
 for c in "$@"; do

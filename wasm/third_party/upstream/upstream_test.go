@@ -34,6 +34,10 @@ func TestClientGoCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "k8s.io/client-go", "../client-go")
 }
 
+func TestKubeOpenAPICopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "k8s.io/kube-openapi", "../kube-openapi")
+}
+
 // Each copy carries the same patch checker (internal/patchcheck, which its
 // PATCHES.md names): one tool, four copies only because a module's tests
 // cannot import another module's internal package.
