@@ -17,16 +17,32 @@ import (
 	"github.com/celwasm/celwasm/host/wasmtime"
 )
 
-// Every test runs on both runtimes: wazero (pure Go) and wasmtime-go.
-var engines = []struct {
+type engine struct {
 	name string
 	opts []celwasm.Option
-}{
+}
+
+// Every test runs on both runtimes: wazero (pure Go) and wasmtime-go.
+var engines = []engine{
 	{"wazero", nil},
 	{"wasmtime", []celwasm.Option{wasmtime.Option()}},
 }
 
+// interpreter is wazero's interpreter, which the CLI answers with while the
+// expression module compiles: the tests of expression evaluation run on it
+// too (forEachEngineAndInterpreter). The conformance corpus runs on it in
+// full (make conformance-go).
+var interpreter = engine{"wazero-interpreter", []celwasm.Option{celwasm.WithEngine("wazero-interpreter", celwasm.NewWazeroInterpreterEngine)}}
+
 func forEachEngine(t *testing.T, f func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime)) {
+	runOn(t, engines, f)
+}
+
+func forEachEngineAndInterpreter(t *testing.T, f func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime)) {
+	runOn(t, append(engines[:len(engines):len(engines)], interpreter), f)
+}
+
+func runOn(t *testing.T, engines []engine, f func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime)) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {
 			f(t, func(extra ...celwasm.Option) *celwasm.Runtime {
@@ -67,7 +83,7 @@ func mustEval(t *testing.T, rt *celwasm.Runtime, env *celwasm.Env, expr string, 
 }
 
 func TestEvalValuesAndCosts(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+	forEachEngineAndInterpreter(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		ctx := context.Background()
 		rt := newRT()
 		env := rt.NewEnv(celwasm.Variable("self", "map(string, dyn)"), celwasm.Variable("t", "timestamp"))
@@ -133,7 +149,7 @@ func mustProgram(t *testing.T, env *celwasm.Env, expr string) *celwasm.Program {
 }
 
 func TestCompileErrors(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+	forEachEngineAndInterpreter(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		ctx := context.Background()
 		rt := newRT()
 		_, err := rt.NewEnv(celwasm.Variable("x", "int")).Compile(ctx, "x +\n  y")
@@ -290,7 +306,7 @@ func TestConcurrentEvalsNeverMix(t *testing.T) {
 // gets a typed error that is also the context's error, and the instance
 // goes on.
 func TestCancellation(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+	forEachEngineAndInterpreter(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		rt := newRT(celwasm.WithInstances(1))
 		env := rt.NewEnv(celwasm.Variable("l", "list(int)"))
 		prg := mustProgram(t, env, "l.map(x, l.map(y, x * y)).size()")
@@ -327,7 +343,7 @@ func TestCancellation(t *testing.T) {
 // traps; the instance is replaced, the caller gets "trap", and programs
 // compiled before keep working in the new instance.
 func TestTrapRecovery(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+	forEachEngineAndInterpreter(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		ctx := context.Background()
 		rt := newRT(celwasm.WithInstances(1), celwasm.WithMemoryLimit(96<<20))
 		env := rt.NewEnv(celwasm.Variable("s", "string"))
@@ -348,7 +364,7 @@ func TestTrapRecovery(t *testing.T) {
 }
 
 func TestProgramClose(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+	forEachEngineAndInterpreter(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
 		rt := newRT()
 		prg, err := rt.NewEnv().Compile(context.Background(), "1")
 		if err != nil {

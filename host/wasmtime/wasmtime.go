@@ -39,3 +39,11 @@ func QuickCompileOption() celwasm.Option {
 // NewQuickCompileEngine is NewEngine at Cranelift opt level none
 // (QuickCompileOption).
 var NewQuickCompileEngine celwasm.EngineFactory = wasmtime.NewQuickCompile
+
+// CachePath is the file in cacheDir (a module's cache directory,
+// celwasm.ModuleCacheDir) where NewEngine (quick false) or
+// NewQuickCompileEngine (quick true) keeps the compiled code of the module
+// whose sha256 is moduleSHA256; the code is cached when the file exists.
+func CachePath(cacheDir, moduleSHA256 string, quick bool) string {
+	return wasmtime.CachePath(cacheDir, moduleSHA256, quick)
+}

@@ -50,6 +50,20 @@ func NewQuickCompile(ctx context.Context, src wasmrt.Module, cfg wasmrt.EngineCo
 	return newEngine(src, cfg, wt.OptLevelNone, "-o0")
 }
 
+// CachePath is the file in cacheDir where New (quick false) or
+// NewQuickCompile (quick true) keeps its compiled code for the module whose
+// sha256 is moduleSHA256; the code is cached when the file exists.
+func CachePath(cacheDir, moduleSHA256 string, quick bool) string {
+	if quick {
+		return cacheFile(cacheDir, moduleSHA256, "-o0")
+	}
+	return cacheFile(cacheDir, moduleSHA256, "")
+}
+
+func cacheFile(dir, sha, suffix string) string {
+	return filepath.Join(dir, sha+"-"+Version+"-"+runtime.GOARCH+suffix+".cwasm")
+}
+
 func newEngine(src wasmrt.Module, cfg wasmrt.EngineConfig, opt wt.OptLevel, cacheSuffix string) (wasmrt.Engine, error) {
 	conf := wt.NewConfig()
 	conf.SetCraneliftOptLevel(opt)
@@ -66,7 +80,7 @@ func newEngine(src wasmrt.Module, cfg wasmrt.EngineConfig, opt wt.OptLevel, cach
 	if cfg.CacheDir != "" {
 		// Named by the recorded sha256: a warm start neither reads nor
 		// hashes the module.
-		cachePath = filepath.Join(cfg.CacheDir, src.SHA256+"-"+Version+"-"+runtime.GOARCH+cacheSuffix+".cwasm")
+		cachePath = cacheFile(cfg.CacheDir, src.SHA256, cacheSuffix)
 		if m, err := wt.NewModuleDeserializeFile(e.engine, cachePath); err == nil {
 			mod = m
 		}

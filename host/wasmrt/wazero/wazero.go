@@ -23,6 +23,7 @@ import (
 const wasmPageSize = 65536
 
 type wazeroEngine struct {
+	name     string
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
@@ -34,6 +35,19 @@ type wazeroEngine struct {
 // Instances close when a call's context is done, so cancellation and
 // deadlines stop a running evaluation.
 func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
+	return newEngine(ctx, mod, cfg, wazero.NewRuntimeConfigCompiler(), "wazero")
+}
+
+// NewInterpreter runs the module on wazero's interpreter: no machine code is
+// generated, so it starts in about a second where a first compilation takes
+// several, and evaluates many times slower. Nothing is cached.
+func NewInterpreter(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmrt.Engine, error) {
+	cfg.CacheDir = ""
+	cfg.Compiling = nil
+	return newEngine(ctx, mod, cfg, wazero.NewRuntimeConfigInterpreter(), "wazero-interpreter")
+}
+
+func newEngine(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig, rc wazero.RuntimeConfig, name string) (wasmrt.Engine, error) {
 	// wazero decodes and validates the module even when its cache has the
 	// code, and keys the cache by its own hash of the bytes.
 	wasm, err := mod.Bytes()
@@ -42,7 +56,6 @@ func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmr
 	}
 	// No WithCloseOnContextDone: it costs 3-5x on this module; interrupts use
 	// the guest's flag instead (see wasmrt.Instance.Flag).
-	rc := wazero.NewRuntimeConfigCompiler()
 	if cfg.MemoryLimitBytes > 0 {
 		pages := cfg.MemoryLimitBytes / wasmPageSize
 		if pages > 65536 {
@@ -50,7 +63,7 @@ func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmr
 		}
 		rc = rc.WithMemoryLimitPages(uint32(pages))
 	}
-	e := &wazeroEngine{}
+	e := &wazeroEngine{name: name}
 	// wazero does not say whether its cache holds this module's code; a
 	// missing or empty cache directory means it does not.
 	if entries, err := os.ReadDir(cfg.CacheDir); cfg.CacheDir == "" || err != nil || len(entries) == 0 {
@@ -78,7 +91,7 @@ func New(ctx context.Context, mod wasmrt.Module, cfg wasmrt.EngineConfig) (wasmr
 	return e, nil
 }
 
-func (e *wazeroEngine) Name() string { return "wazero" }
+func (e *wazeroEngine) Name() string { return e.name }
 
 func (e *wazeroEngine) Instantiate(ctx context.Context, cfg wasmrt.InstanceConfig) (wasmrt.Instance, error) {
 	stderr := cfg.Stderr
