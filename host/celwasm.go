@@ -654,7 +654,7 @@ func DefaultCacheDir(engine string) string {
 // last used more than an hour ago (each holds 100+ MB of compiled code);
 // the embedded modules' directories stay.
 func ModuleCacheDir(base, sha string) string {
-	return cachedir.ForModule(base, sha, module.Expr.SHA256(), module.Full.SHA256())
+	return cachedir.ForModule(base, sha, module.Expr.SHA256(), module.Full.SHA256(), module.Admission.SHA256())
 }
 
 // tail keeps the last bytes a guest wrote to stderr, for trap messages.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	celwasm "github.com/celwasm/celwasm/host"
 	"github.com/celwasm/celwasm/host/module"
@@ -162,5 +163,31 @@ func TestBeforeCompileWasmtime(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, cacheFile(true))); err != nil {
 		t.Errorf("compiled code not cached: %v", err)
+	}
+}
+
+// ModuleCacheDir removes the compiled code of modules unused for an hour,
+// but never that of an embedded module (all three).
+func TestModuleCacheDirKeepsEmbeddedModules(t *testing.T) {
+	base := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	other := strings.Repeat("ab", 32)
+	for _, sha := range []string{module.Expr.SHA256(), module.Full.SHA256(), module.Admission.SHA256(), other} {
+		dir := filepath.Join(base, sha[:16])
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(dir, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	celwasm.ModuleCacheDir(base, strings.Repeat("cd", 32))
+	for _, m := range []*module.Module{module.Expr, module.Full, module.Admission} {
+		if _, err := os.Stat(filepath.Join(base, m.SHA256()[:16])); err != nil {
+			t.Errorf("%s's cache directory was removed: %v", m.Name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base, other[:16])); !os.IsNotExist(err) {
+		t.Errorf("an unused module's cache directory was kept: %v", err)
 	}
 }
