@@ -5,6 +5,8 @@
 //	          and the Kubernetes libraries in the same environment, the reference
 //	wazero    the WebAssembly module on wazero
 //	wasmtime  the WebAssembly module on wasmtime-go
+//	wazero-interpreter  the WebAssembly module on wazero's interpreter (what
+//	          the CLI answers with while its first compilation runs)
 //	extism-go the Extism plugin (-module build/celwasm-extism.wasm) through
 //	          Extism's Go SDK (wasm/extism/gosdk)
 //
@@ -35,7 +37,7 @@ import (
 )
 
 func main() {
-	host := flag.String("host", "native", "native, wazero, wasmtime or extism-go")
+	host := flag.String("host", "native", "native, wazero, wasmtime, wazero-interpreter or extism-go")
 	dir := flag.String("corpus", "conformance/corpus", "corpus directory")
 	outDir := flag.String("out", "out/conformance", "result directory")
 	wasmPath := flag.String("module", "", "module file (default: the one embedded in the Go host, host/module/celwasm.wasm)")
@@ -79,7 +81,7 @@ func run(host, dir, outDir, wasmPath string) error {
 	switch host {
 	case "native":
 		open = func() (Module, error) { return &native{h: abi.NewHandler()}, nil }
-	case "wazero", "wasmtime":
+	case "wazero", "wasmtime", "wazero-interpreter":
 		eng, err := newEngine(host, wasm)
 		if err != nil {
 			return err
@@ -97,7 +99,7 @@ func run(host, dir, outDir, wasmPath string) error {
 		defer p.Close(context.Background())
 		open = func() (Module, error) { return p.Instance(context.Background()) }
 	default:
-		return fmt.Errorf("unknown host %q (native, wazero, wasmtime, extism-go)", host)
+		return fmt.Errorf("unknown host %q (native, wazero, wasmtime, wazero-interpreter, extism-go)", host)
 	}
 	loaded := time.Since(start)
 	m, err := open()
@@ -264,8 +266,11 @@ func newEngine(name string, wasm []byte) (celwasm.Engine, error) {
 	}
 	cfg := celwasm.EngineConfig{CacheDir: cache, MemoryLimitBytes: celwasm.DefaultMemoryLimit}
 	ctx := context.Background()
-	if name == "wasmtime" {
+	switch name {
+	case "wasmtime":
 		return wasmtime.NewEngine(ctx, celwasm.ModuleBytes(wasm), cfg)
+	case "wazero-interpreter":
+		return celwasm.NewWazeroInterpreterEngine(ctx, celwasm.ModuleBytes(wasm), cfg)
 	}
 	return celwasm.NewWazeroEngine(ctx, celwasm.ModuleBytes(wasm), cfg)
 }
