@@ -122,10 +122,7 @@ func TestREADMEExamples(t *testing.T) {
 		t.Fatal("README: no sh block in the filters section")
 	}
 	block := s[a+6 : a+6+z]
-	bin := filepath.Join(t.TempDir(), "celwasm")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	script := "set -e -o pipefail\n" + strings.ReplaceAll(block, "build/celwasm", bin)
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = "../.."

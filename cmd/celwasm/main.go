@@ -8,6 +8,7 @@
 //	celwasm validate --crd crd.yaml [--old old.yaml] object.yaml...
 //	celwasm cost --crd crd.yaml
 //	celwasm version
+//	celwasm warm [--module celwasm|celwasm-full|celwasm-admission]
 //
 // Exit status, the same for every command (and for python -m celwasm):
 //
@@ -33,7 +34,6 @@ import (
 	"strings"
 
 	celwasm "github.com/celwasm/celwasm/host"
-	"github.com/celwasm/celwasm/host/wasmtime"
 	"github.com/celwasm/celwasm/wire"
 )
 
@@ -48,6 +48,7 @@ Usage:
   celwasm cost --crd CRD.yaml                a CRD's rule cost estimates against the limits, explained
   celwasm admit -f POLICIES.yaml OBJ.yaml    admission policies (VAP, MAP) on objects, as kube-apiserver
   celwasm version                            module, cel-go and Kubernetes versions
+  celwasm warm [--module M]                  compile the modules for this machine into the cache, ahead of a first run
 
 Run 'celwasm COMMAND -h' for a command's flags.
 
@@ -89,6 +90,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdCost(ctx, args[1:], stdin, stdout, stderr)
 	case "admit":
 		return cmdAdmit(ctx, args[1:], stdin, stdout, stderr)
+	case "warm":
+		return cmdWarm(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -206,19 +209,12 @@ func checkEngine(stderr io.Writer, cmd, engine string) bool {
 }
 
 func openRuntime(ctx context.Context, engine string, stderr io.Writer) (*celwasm.Runtime, error) {
-	opts := []celwasm.Option{celwasm.WithInstances(1), celwasm.WithBeforeCompile(func(module, cacheDir string) {
-		fmt.Fprintln(stderr, compileLine(module, cacheDir))
-	})}
-	switch engine {
-	case "wazero":
-	case "wasmtime":
-		// A CLI process runs a few evaluations: a first run compiles
-		// about a second faster, for evaluations 5–9% slower.
-		opts = append(opts, wasmtime.QuickCompileOption())
-	default:
+	if engine != "wazero" && engine != "wasmtime" {
 		return nil, fmt.Errorf("--engine must be wazero or wasmtime")
 	}
-	return celwasm.New(ctx, opts...)
+	return celwasm.New(ctx, celwasm.WithInstances(1), celwasm.WithBeforeCompile(func(module, cacheDir string) {
+		fmt.Fprintln(stderr, compileLine(module, cacheDir))
+	}), celwasm.WithEngine(engine, firstRunEngine(engine, stderr)))
 }
 
 // compileLine is the progress line printed before a module is compiled (up

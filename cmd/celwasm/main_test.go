@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,6 +30,8 @@ func TestMain(m *testing.M) {
 		return rt, err
 	}
 	release = func(context.Context, *celwasm.Runtime) {}
+	// The test binary is not the CLI: compile in the foreground.
+	startBackground = func(string, string) error { return errors.New("no background compile in tests") }
 	code := m.Run()
 	for _, rt := range shared {
 		rt.Close(context.Background())
