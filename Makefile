@@ -111,6 +111,7 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi)
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
+	$(GO) test -count=1 -run '/^wazero-interpreter$$' ./host
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
 # The committed compressed modules must be this tree's reproducible builds.

@@ -30,8 +30,9 @@ var engines = []engine{
 
 // interpreter is wazero's interpreter, which the CLI answers with while the
 // expression module compiles: the tests of expression evaluation run on it
-// too (forEachEngineAndInterpreter). The conformance corpus runs on it in
-// full (make conformance-go).
+// too (forEachEngineAndInterpreter), except under -race, where it is ten
+// times slower still: make test-go runs them without it. The conformance
+// corpus runs on it in full (make conformance-go).
 var interpreter = engine{"wazero-interpreter", []celwasm.Option{celwasm.WithEngine("wazero-interpreter", celwasm.NewWazeroInterpreterEngine)}}
 
 func forEachEngine(t *testing.T, f func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime)) {
@@ -39,6 +40,10 @@ func forEachEngine(t *testing.T, f func(t *testing.T, newRT func(...celwasm.Opti
 }
 
 func forEachEngineAndInterpreter(t *testing.T, f func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime)) {
+	if raceEnabled {
+		runOn(t, engines, f)
+		return
+	}
 	runOn(t, append(engines[:len(engines):len(engines)], interpreter), f)
 }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package celwasm_test
+
+const raceEnabled = false
