@@ -576,7 +576,8 @@ type VersionInfo struct {
 	// Modules describes the three modules: the expression module, then
 	// celwasm-full and celwasm-admission (loaded or not).
 	Modules []ModuleInfo `json:"modules"`
-	// Engine is the WebAssembly runtime.
+	// Engine is the WebAssembly runtime: "wazero", "wasmtime" or
+	// "wazero-interpreter" (Engine.Name).
 	Engine string `json:"engine"`
 }
 
