@@ -136,12 +136,12 @@ func cmdWarm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	mods := embeddedModules
 	if *only != "" {
-		if mods = nil; embeddedByName(*only) != nil {
-			mods = []*module.Module{embeddedByName(*only)}
-		} else {
+		m := embeddedByName(*only)
+		if m == nil {
 			fmt.Fprintf(stderr, "celwasm warm: --module must be celwasm, celwasm-full or celwasm-admission\n")
 			return exitUsage
 		}
+		mods = []*module.Module{m}
 	}
 	userCache, err := os.UserCacheDir()
 	if err != nil {
