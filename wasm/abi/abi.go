@@ -48,6 +48,8 @@ type Handler struct {
 	// act is reused by every evaluation over a plain JSON activation (one
 	// call at a time), so that a call allocates no activation.
 	act codec.Activation
+	// event is the same for evaluations over a CloudEvent.
+	event events.Scratch
 }
 
 // NewHandler returns an empty handler.
@@ -60,6 +62,9 @@ func NewHandler() *Handler {
 type program struct {
 	*engine.Program
 	dialect *dialect
+	// knative: the program may read attrs or cesql, which a CloudEvent
+	// activation then binds (events.Scratch.Activation).
+	knative bool
 }
 
 type errorResponse struct {
@@ -114,7 +119,7 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if h.next == 0 {
 		h.next = 1
 	}
-	h.programs[id] = &program{Program: prg, dialect: d}
+	h.programs[id] = &program{Program: prg, dialect: d, knative: prg.References(events.AttributesVariable, events.CESQLVariable)}
 	cr := wire.CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
 	if d != nil {
 		cr.Expression = expr
@@ -284,7 +289,7 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	var act *codec.Activation
 	var err error
 	if r.event.Exists() {
-		act, err = events.Activation(prg.Env, r.event)
+		act, err = h.event.Activation(prg.Env, r.event, prg.knative)
 	} else {
 		activation := r.activation
 		if !activation.Exists() {

@@ -91,6 +91,20 @@ func BoundActivation(e *engine.Env) *Activation {
 	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}}
 }
 
+// ResetBound makes a an activation with no JSON variables in environment e
+// (as BoundActivation), reusing a's memory. Values resolved from its
+// previous use must no longer be in use.
+func (a *Activation) ResetBound(e *engine.Env) {
+	if a.env != e {
+		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
+	}
+	a.conv.NumericStrings = false
+	a.raw = gjson.Result{}
+	a.index = nil
+	a.own.reset()
+	clear(a.bound)
+}
+
 // Converter returns the activation's converter (its environment's adapter).
 func (a *Activation) Converter() *Converter { return &a.conv }
 

@@ -613,6 +613,21 @@ func NewObject(c *Converter) *Map {
 	return m
 }
 
+// ResetObject makes m an empty object like NewObject(c), reusing its
+// memory (a zero Map too): members added before must no longer be in use.
+func (m *Map) ResetObject(c *Converter) {
+	if cap(m.own.entries) > inlineEntries {
+		clear(m.own.entries) // a grown slice, kept for the next object
+		m.own.entries = m.own.entries[:0]
+	} else {
+		m.own.reset()
+		m.own.entries = m.own.inline[:0]
+	}
+	m.own.byKey = nil
+	m.conv, m.raw, m.keyT, m.valT, m.keys, m.keyErr = c, gjson.Result{}, types.StringType, types.DynType, nil, nil
+	m.index = &m.own
+}
+
 // Put sets a member to val or, when val is nil, to raw converted on first
 // access. A key already present is replaced in place.
 func (m *Map) Put(key string, raw gjson.Result, val ref.Val) {

@@ -230,3 +230,32 @@ func TestDecodeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestReferences: a checked program names the variables it reads; one that
+// was not type-checked may read any.
+func TestReferences(t *testing.T) {
+	vars := []wire.VariableDecl{{Name: "attrs", Type: "map(string, dyn)"}, {Name: "ce", Type: "map(string, dyn)"}}
+	for _, c := range []struct {
+		expr      string
+		unchecked bool
+		want      bool
+	}{
+		{expr: "ce.type == 'a'", want: false},
+		{expr: "has(attrs.type)", want: true},
+		{expr: "[1].exists(x, attrs.size() > x)", want: true},
+		{expr: "[1].exists(attrs, attrs > 0)", want: true}, // a comprehension variable of that name counts too: binding more is harmless
+		{expr: "ce.type == 'a'", unchecked: true, want: true},
+	} {
+		env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL, Variables: vars, DisableTypeCheck: c.unchecked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prg, err := env.Compile(c.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		if got := prg.References("attrs", "cesql"); got != c.want {
+			t.Errorf("%s (unchecked %v): References = %v, want %v", c.expr, c.unchecked, got, c.want)
+		}
+	}
+}

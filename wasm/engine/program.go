@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -93,6 +94,21 @@ func (p *Program) program(limit uint64) (cel.Program, error) {
 	}
 	p.progs[limit] = prg
 	return prg, nil
+}
+
+// References reports whether the program may read one of the named
+// variables, from the checked AST's reference map; a program that was not
+// type-checked resolves names only as it evaluates, so it reports true.
+func (p *Program) References(names ...string) bool {
+	if !p.AST.IsChecked() {
+		return true
+	}
+	for _, r := range p.AST.NativeRep().ReferenceMap() {
+		if slices.Contains(names, r.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Eval evaluates the program against an activation with a per-call cost

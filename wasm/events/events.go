@@ -53,11 +53,28 @@ const (
 // ev must already be checked (codec.CheckJSON). Errors are *wire.Error with
 // code invalid_activation.
 func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
+	return new(Scratch).Activation(e, ev, true)
+}
+
+// Scratch is the memory of one event activation (the activation and its ce
+// map), reused by each call of its Activation method: a handler evaluating
+// one event at a time keeps one instead of allocating both per event.
+type Scratch struct {
+	act codec.Activation
+	ce  codec.Map
+}
+
+// Activation is the package's Activation in s's memory; the activation of
+// the previous call, and every value resolved from it, must no longer be in
+// use. knative false leaves attrs and cesql unbound, for a program that
+// reads neither (engine.Program.References).
+func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, knative bool) (*codec.Activation, error) {
 	if !ev.IsObject() {
 		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: want a JSON object, got %s", codec.JSONKind(ev))
 	}
-	a := codec.BoundActivation(e)
-	ce, data, structured, err := structuredEvent(a.Converter(), ev)
+	a := &s.act
+	a.ResetBound(e)
+	data, structured, err := structuredEvent(&s.ce, a.Converter(), ev)
 	switch {
 	case err != nil:
 		return nil, err
@@ -66,12 +83,14 @@ func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
 		if !h.Exists() {
 			return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: neither a structured event (no \"specversion\") nor a binary envelope (no \"headers\")")
 		}
-		if ce, data, err = binaryEvent(a.Converter(), ev, h); err != nil {
+		if data, err = binaryEvent(&s.ce, a.Converter(), ev, h); err != nil {
 			return nil, err
 		}
 	}
-	a.Bind(EventVariable, ce)
-	bindKnative(a.Bind, ev)
+	a.Bind(EventVariable, &s.ce)
+	if knative {
+		bindKnative(a.Bind, ev)
+	}
 	if data != nil {
 		a.Bind(DataVariable, data)
 	}
@@ -81,8 +100,8 @@ func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
 // structuredEvent reads the event's members in one pass: the context
 // attributes and extensions go to ce, data or data_base64 to data. It
 // reports whether the object is a structured event (has specversion).
-func structuredEvent(conv *codec.Converter, ev gjson.Result) (*codec.Map, ref.Val, bool, error) {
-	ce := codec.NewObject(conv)
+func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result) (ref.Val, bool, error) {
+	ce.ResetObject(conv)
 	var rawData, rawData64 gjson.Result
 	contentType := ""
 	structured := false
@@ -107,17 +126,17 @@ func structuredEvent(conv *codec.Converter, ev gjson.Result) (*codec.Map, ref.Va
 		return true
 	})
 	if !structured {
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
 	var data ref.Val
 	switch {
 	case rawData64.Exists():
 		if rawData64.Type != gjson.String {
-			return nil, nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 must be a string")
+			return nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 must be a string")
 		}
 		b, err := base64.StdEncoding.DecodeString(rawData64.Str)
 		if err != nil {
-			return nil, nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 is not base64: %v", err)
+			return nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 is not base64: %v", err)
 		}
 		data = types.Bytes(b)
 	case rawData.Exists():
@@ -127,14 +146,14 @@ func structuredEvent(conv *codec.Converter, ev gjson.Result) (*codec.Map, ref.Va
 			data = conv.Natural(rawData)
 		}
 	}
-	return ce, data, true, nil
+	return data, true, nil
 }
 
-func binaryEvent(conv *codec.Converter, ev, headers gjson.Result) (*codec.Map, ref.Val, error) {
+func binaryEvent(attrs *codec.Map, conv *codec.Converter, ev, headers gjson.Result) (ref.Val, error) {
 	if !headers.IsObject() {
-		return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: \"headers\" must be an object")
+		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: \"headers\" must be an object")
 	}
-	attrs := codec.NewObject(conv)
+	attrs.ResetObject(conv)
 	contentType := ""
 	var bad *wire.Error
 	headers.ForEach(func(k, v gjson.Result) bool {
@@ -173,32 +192,32 @@ func binaryEvent(conv *codec.Converter, ev, headers gjson.Result) (*codec.Map, r
 		return true
 	})
 	if bad != nil {
-		return nil, nil, bad
+		return nil, bad
 	}
 	if !attrs.Has("specversion") {
-		return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: binary envelope without a ce-specversion header")
+		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: binary envelope without a ce-specversion header")
 	}
 	var data ref.Val
 	if b64 := ev.Get("bodyBase64"); b64.Exists() {
 		b, err := base64.StdEncoding.DecodeString(b64.Str)
 		if b64.Type != gjson.String || err != nil {
-			return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: bodyBase64 must be a base64 string")
+			return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: bodyBase64 must be a base64 string")
 		}
 		data = types.Bytes(b)
 	} else if body := ev.Get("body"); body.Exists() {
 		if body.Type != gjson.String {
-			return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body must be a string (the HTTP body as text; bodyBase64 for binary)")
+			return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body must be a string (the HTTP body as text; bodyBase64 for binary)")
 		}
 		if isJSONContentType(contentType) {
 			if err := codec.CheckJSON(body.Str); err != nil {
-				return nil, nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body with content type %q: %v", contentType, err)
+				return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body with content type %q: %v", contentType, err)
 			}
 			data = conv.Natural(gjson.Parse(body.Str))
 		} else {
 			data = types.String(body.Str)
 		}
 	}
-	return attrs, data, nil
+	return data, nil
 }
 
 // isJSONContentType: application/json, text/json, and any +json media type.

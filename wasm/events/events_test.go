@@ -134,3 +134,75 @@ func TestFilterToCEL(t *testing.T) {
 		}
 	}
 }
+
+// TestScratchReuse: one Scratch over events of different shapes, in both
+// orders, gives what a fresh activation gives for each: nothing of an
+// earlier event (more attributes, more than the index keeps inline or
+// searches linearly, binary after structured) shows through.
+func TestScratchReuse(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../../conformance/testdata/cloudevents/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var many strings.Builder
+	many.WriteString(`{"specversion":"1.0","id":"m","type":"t","data":{"n":1}`)
+	for i := 0; i < 20; i++ {
+		many.WriteString(`,"a` + string(rune('a'+i)) + `":"` + strings.Repeat("x", i) + `"`)
+	}
+	many.WriteString(`}`)
+	evs := []string{read("github-pull-request.json"), many.String(), `{"specversion":"1.0","type":"small"}`,
+		read("binary-github-push.json"), `{"specversion":"1.0","id":"2","time":"2026-01-02T03:04:05Z","data":[1,2]}`, read("binary-ping.json")}
+	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL,
+		Variables: []wire.VariableDecl{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prgs []*engine.Program
+	for _, expr := range []string{"ce", "has(ce.aj) || has(ce.time)", "data", "ce.size()"} {
+		p, err := env.Compile(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prgs = append(prgs, p)
+	}
+	eval := func(act *codec.Activation, p *engine.Program) string {
+		v, _, err := p.Eval(act, 0)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		b, _ := codec.AppendValue(nil, v)
+		return string(b)
+	}
+	var s Scratch
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {1, 2, 1, 3, 1}} {
+		for _, i := range order {
+			for _, p := range prgs {
+				fresh, err := Activation(env, gjson.Parse(evs[i]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				reused, err := s.Activation(env, gjson.Parse(evs[i]), true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := eval(reused, p), eval(fresh, p); got != want {
+					t.Errorf("event %d, %s: reused %s, fresh %s", i, p.Expression, got, want)
+				}
+			}
+		}
+	}
+	for _, knative := range []bool{false, true} {
+		act, err := s.Activation(env, gjson.Parse(evs[0]), knative)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{AttributesVariable, CESQLVariable} {
+			if _, ok := act.ResolveName(name); ok != knative {
+				t.Errorf("knative %v: %s bound %v", knative, name, ok)
+			}
+		}
+	}
+}
