@@ -79,6 +79,41 @@ func compareModules(ctx context.Context, w io.Writer, files string, rounds int, 
 			a, b := median(ds[0]), median(ds[1])
 			fmt.Fprintf(w, "%-12s %-28s A %9.2f µs  B %9.2f µs  B/A %.3f\n", rc.name, c.name, usf(a), usf(b), ratio(b, a))
 		}
+		if err := compareBatch(ctx, w, rc.name, rts, rounds); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// compareBatch times the batch section's filter over its 1,000 events
+// (EvalBatch, one call per round) on both runtimes, alternating, per event.
+func compareBatch(ctx context.Context, w io.Writer, runtime string, rts [2]*celwasm.Runtime, rounds int) error {
+	const n = 1000
+	events := batchEvents(n)
+	var prgs [2]*celwasm.Program
+	for i, rt := range rts {
+		var err error
+		if prgs[i], err = rt.NewEnv().CompileFilter(ctx, []byte(batchFilter)); err != nil {
+			return err
+		}
+	}
+	var ds [2][]time.Duration
+	for r := range rounds + 1 { // round 0 warms up
+		for j := range 2 {
+			i := (j + r) % 2
+			start := time.Now()
+			res, err := prgs[i].EvalBatch(ctx, events, celwasm.CloudEvents)
+			d := time.Since(start) / n
+			if err != nil || len(res) != n {
+				return fmt.Errorf("batch: %d results, %v", len(res), err)
+			}
+			if r > 0 {
+				ds[i] = append(ds[i], d)
+			}
+		}
+	}
+	a, b := median(ds[0]), median(ds[1])
+	fmt.Fprintf(w, "%-12s %-28s A %9.2f µs  B %9.2f µs  B/A %.3f\n", runtime, "batch filter, per event", usf(a), usf(b), ratio(b, a))
 	return nil
 }

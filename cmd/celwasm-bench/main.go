@@ -191,7 +191,7 @@ func main() {
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
-	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
+	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases and the batch filter on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
 	compareAll := flag.Bool("compare-all", false, "with -compare, also case (c)")
 	flag.Parse()
 	coldRuns := 3

@@ -62,9 +62,8 @@ func NewHandler() *Handler {
 type program struct {
 	*engine.Program
 	dialect *dialect
-	// knative: the program may read attrs or cesql, which a CloudEvent
-	// activation then binds (events.Scratch.Activation).
-	knative bool
+	// reads: what a CloudEvent activation binds for it (events.Reads).
+	reads events.Reads
 }
 
 type errorResponse struct {
@@ -119,7 +118,7 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if h.next == 0 {
 		h.next = 1
 	}
-	h.programs[id] = &program{Program: prg, dialect: d, knative: prg.References(events.AttributesVariable, events.CESQLVariable)}
+	h.programs[id] = &program{Program: prg, dialect: d, reads: events.ReadsOf(prg)}
 	cr := wire.CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
 	if d != nil {
 		cr.Expression = expr
@@ -289,7 +288,7 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	var act *codec.Activation
 	var err error
 	if r.event.Exists() {
-		act, err = h.event.Activation(prg.Env, r.event, prg.knative)
+		act, err = h.event.Activation(prg.Env, r.event, prg.reads)
 	} else {
 		activation := r.activation
 		if !activation.Exists() {

@@ -312,7 +312,8 @@ type Map struct {
 type mapEntry struct {
 	key string
 	raw gjson.Result
-	val ref.Val // the converted value, on first access
+	val ref.Val     // the converted value, on first access
+	typ *types.Type // what raw converts to; nil: the map's value type
 }
 
 // objIndex lists an object's members. Small objects keep their entries
@@ -430,7 +431,11 @@ func (m *Map) keyValue(k string) ref.Val {
 
 func (m *Map) value(e *mapEntry) ref.Val {
 	if e.val == nil {
-		e.val = m.conv.Convert(e.raw, m.valT)
+		t := e.typ
+		if t == nil {
+			t = m.valT
+		}
+		e.val = m.conv.Convert(e.raw, t)
 	}
 	return e.val
 }
@@ -632,6 +637,12 @@ func (m *Map) ResetObject(c *Converter) {
 // access. A key already present is replaced in place.
 func (m *Map) Put(key string, raw gjson.Result, val ref.Val) {
 	m.idx().add(mapEntry{key: key, raw: raw, val: val})
+}
+
+// PutAs sets a member to raw converted to t on first access (Converter.Convert).
+// A key already present is replaced in place.
+func (m *Map) PutAs(key string, raw gjson.Result, t *types.Type) {
+	m.idx().add(mapEntry{key: key, raw: raw, typ: t})
 }
 
 // Has reports whether the map has a member named key.

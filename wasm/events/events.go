@@ -53,7 +53,7 @@ const (
 // ev must already be checked (codec.CheckJSON). Errors are *wire.Error with
 // code invalid_activation.
 func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
-	return new(Scratch).Activation(e, ev, true)
+	return new(Scratch).Activation(e, ev, ReadsAll)
 }
 
 // Scratch is the memory of one event activation (the activation and its ce
@@ -64,17 +64,33 @@ type Scratch struct {
 	ce  codec.Map
 }
 
-// Activation is the package's Activation in s's memory; the activation of
-// the previous call, and every value resolved from it, must no longer be in
-// use. knative false leaves attrs and cesql unbound, for a program that
-// reads neither (engine.Program.References).
-func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, knative bool) (*codec.Activation, error) {
+// Reads is what a program reads of a CloudEvent activation beyond ce: the
+// variables that are then bound. What a program does not read is left
+// unbound, as it cannot be observed; an event is still checked the same way
+// (data_base64 decoded, a JSON body validated).
+type Reads struct {
+	Data    bool // data
+	Knative bool // attrs and cesql
+}
+
+// ReadsAll binds every variable.
+var ReadsAll = Reads{Data: true, Knative: true}
+
+// ReadsOf is what p may read (engine.Program.References).
+func ReadsOf(p *engine.Program) Reads {
+	return Reads{Data: p.References(DataVariable), Knative: p.References(AttributesVariable, CESQLVariable)}
+}
+
+// Activation is the package's Activation in s's memory, binding what reads
+// names; the activation of the previous call, and every value resolved from
+// it, must no longer be in use.
+func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, reads Reads) (*codec.Activation, error) {
 	if !ev.IsObject() {
 		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: want a JSON object, got %s", codec.JSONKind(ev))
 	}
 	a := &s.act
 	a.ResetBound(e)
-	data, structured, err := structuredEvent(&s.ce, a.Converter(), ev)
+	data, structured, err := structuredEvent(&s.ce, a.Converter(), ev, reads.Data)
 	switch {
 	case err != nil:
 		return nil, err
@@ -83,15 +99,15 @@ func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, knative bool) (*cod
 		if !h.Exists() {
 			return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: neither a structured event (no \"specversion\") nor a binary envelope (no \"headers\")")
 		}
-		if data, err = binaryEvent(&s.ce, a.Converter(), ev, h); err != nil {
+		if data, err = binaryEvent(&s.ce, a.Converter(), ev, h, reads.Data); err != nil {
 			return nil, err
 		}
 	}
 	a.Bind(EventVariable, &s.ce)
-	if knative {
+	if reads.Knative {
 		bindKnative(a.Bind, ev)
 	}
-	if data != nil {
+	if data != nil && reads.Data {
 		a.Bind(DataVariable, data)
 	}
 	return a, nil
@@ -100,7 +116,8 @@ func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, knative bool) (*cod
 // structuredEvent reads the event's members in one pass: the context
 // attributes and extensions go to ce, data or data_base64 to data. It
 // reports whether the object is a structured event (has specversion).
-func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result) (ref.Val, bool, error) {
+// Without wantData, JSON data is not converted (nil).
+func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result, wantData bool) (ref.Val, bool, error) {
 	ce.ResetObject(conv)
 	var rawData, rawData64 gjson.Result
 	contentType := ""
@@ -118,11 +135,11 @@ func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result) (ref
 		case "datacontenttype":
 			contentType = v.Str
 		}
-		var val ref.Val
 		if k.Str == "time" {
-			val = conv.Convert(v, types.TimestampType)
+			ce.PutAs(k.Str, v, types.TimestampType) // converted when read
+		} else {
+			ce.Put(k.Str, v, nil)
 		}
-		ce.Put(k.Str, v, val)
 		return true
 	})
 	if !structured {
@@ -139,7 +156,7 @@ func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result) (ref
 			return nil, true, engine.Errorf(wire.CodeInvalidActivation, "cloud event: data_base64 is not base64: %v", err)
 		}
 		data = types.Bytes(b)
-	case rawData.Exists():
+	case rawData.Exists() && wantData:
 		if rawData.Type == gjson.String && contentType != "" && !isJSONContentType(contentType) {
 			data = types.String(rawData.Str)
 		} else {
@@ -149,7 +166,7 @@ func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result) (ref
 	return data, true, nil
 }
 
-func binaryEvent(attrs *codec.Map, conv *codec.Converter, ev, headers gjson.Result) (ref.Val, error) {
+func binaryEvent(attrs *codec.Map, conv *codec.Converter, ev, headers gjson.Result, wantData bool) (ref.Val, error) {
 	if !headers.IsObject() {
 		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: \"headers\" must be an object")
 	}
@@ -212,7 +229,9 @@ func binaryEvent(attrs *codec.Map, conv *codec.Converter, ev, headers gjson.Resu
 			if err := codec.CheckJSON(body.Str); err != nil {
 				return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: body with content type %q: %v", contentType, err)
 			}
-			data = conv.Natural(gjson.Parse(body.Str))
+			if wantData {
+				data = conv.Natural(gjson.Parse(body.Str))
+			}
 		} else {
 			data = types.String(body.Str)
 		}

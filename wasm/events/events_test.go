@@ -184,7 +184,7 @@ func TestScratchReuse(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				reused, err := s.Activation(env, gjson.Parse(evs[i]), true)
+				reused, err := s.Activation(env, gjson.Parse(evs[i]), ReadsOf(p))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -194,15 +194,23 @@ func TestScratchReuse(t *testing.T) {
 			}
 		}
 	}
-	for _, knative := range []bool{false, true} {
-		act, err := s.Activation(env, gjson.Parse(evs[0]), knative)
+	for _, reads := range []Reads{{}, {Data: true}, {Knative: true}, ReadsAll} {
+		act, err := s.Activation(env, gjson.Parse(evs[0]), reads)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{AttributesVariable, CESQLVariable} {
-			if _, ok := act.ResolveName(name); ok != knative {
-				t.Errorf("knative %v: %s bound %v", knative, name, ok)
+		for name, want := range map[string]bool{AttributesVariable: reads.Knative, CESQLVariable: reads.Knative, DataVariable: reads.Data, EventVariable: true} {
+			if _, ok := act.ResolveName(name); ok != want {
+				t.Errorf("%+v: %s bound %v", reads, name, ok)
 			}
+		}
+	}
+	// Reading nothing of data still rejects the events a fresh activation rejects.
+	for _, ev := range []string{`{"specversion":"1.0","data_base64":"%%"}`, `{"headers":{"ce-specversion":"1.0","content-type":"application/json"},"body":"{"}`} {
+		_, errFresh := Activation(env, gjson.Parse(ev))
+		_, errReused := s.Activation(env, gjson.Parse(ev), Reads{})
+		if errFresh == nil || errReused == nil || errFresh.Error() != errReused.Error() {
+			t.Errorf("%s: fresh %v, reading no data %v", ev, errFresh, errReused)
 		}
 	}
 }
