@@ -50,6 +50,9 @@ type Handler struct {
 	act codec.Activation
 	// event is the same for evaluations over a CloudEvent.
 	event events.Scratch
+	// members lists the top-level members of the last activation or event
+	// checked, for building its activation without reading it again.
+	members codec.Members
 }
 
 // NewHandler returns an empty handler.
@@ -288,14 +291,14 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 	var act *codec.Activation
 	var err error
 	if r.event.Exists() {
-		act, err = h.event.Activation(prg.Env, r.event, prg.reads)
+		act, err = h.event.Activation(prg.Env, r.event, &h.members, prg.reads)
 	} else {
 		activation := r.activation
 		if !activation.Exists() {
 			activation = emptyObject
 		}
 		act = &h.act
-		err = act.Reset(prg.Env, activation)
+		err = act.ResetMembers(prg.Env, activation, &h.members)
 		if err == nil && r.typed.Exists() {
 			err = act.SetTyped(r.typed)
 		}
@@ -351,7 +354,7 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 	}
 	// One copy, as in Eval: the host reuses its buffer.
 	s := string(activation)
-	if err := codec.CheckJSON(s); err != nil {
+	if err := codec.CheckJSONMembers(s, &h.members); err != nil {
 		// The error as Eval reports it for the request every host sends
 		// (offsets count from the request's start).
 		req := append([]byte(`{"program":`), strconv.FormatUint(uint64(handle), 10)...)
@@ -361,7 +364,7 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 		req = append(append(append(req, `,"activation":`...), activation...), '}')
 		return 0, h.Eval(req)
 	}
-	if err := h.act.Reset(prg.Env, gjson.Parse(s)); err != nil {
+	if err := h.act.ResetMembers(prg.Env, gjson.Parse(s), &h.members); err != nil {
 		return 0, h.fail(err)
 	}
 	if prg.dialect != nil && prg.dialect.prepare != nil {
@@ -425,7 +428,7 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 		}
 		first = false
 		r := base
-		if err := codec.CheckJSON(line); err != nil {
+		if err := codec.CheckJSONMembers(line, &h.members); err != nil {
 			out = appendError(out, &wire.Error{Code: wire.CodeInvalidActivation, Message: "item: " + err.Error()})
 			continue
 		}

@@ -40,6 +40,9 @@ type Activation struct {
 	raw   gjson.Result
 	index *objIndex
 	bound map[string]ref.Val
+	// members lists raw's members when the caller checked it with
+	// CheckJSONMembers (ResetMembers).
+	members *Members
 	// own is the index of a reused activation (Reset), so that a call
 	// over a small object allocates no index.
 	own objIndex
@@ -71,6 +74,12 @@ func ActivationOver(e *engine.Env, r gjson.Result) (*Activation, error) {
 // allocating one per call. Values resolved from the previous object must no
 // longer be in use.
 func (a *Activation) Reset(e *engine.Env, r gjson.Result) error {
+	return a.ResetMembers(e, r, nil)
+}
+
+// ResetMembers is Reset with r's members as CheckJSONMembers listed them
+// (ms may be nil), so that the activation's first read need not scan r.
+func (a *Activation) ResetMembers(e *engine.Env, r gjson.Result, ms *Members) error {
 	if !r.IsObject() {
 		return engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
 	}
@@ -79,16 +88,11 @@ func (a *Activation) Reset(e *engine.Env, r gjson.Result) error {
 	}
 	a.conv.NumericStrings = false
 	a.raw = r
+	a.members = ms
 	a.index = nil
 	a.own.reset()
 	clear(a.bound)
 	return nil
-}
-
-// BoundActivation returns an activation with no JSON variables: only what
-// Bind adds.
-func BoundActivation(e *engine.Env) *Activation {
-	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}}
 }
 
 // ResetBound makes a an activation with no JSON variables in environment e
@@ -100,6 +104,7 @@ func (a *Activation) ResetBound(e *engine.Env) {
 	}
 	a.conv.NumericStrings = false
 	a.raw = gjson.Result{}
+	a.members = nil
 	a.index = nil
 	a.own.reset()
 	clear(a.bound)
@@ -138,7 +143,7 @@ func (a *Activation) SetTyped(obj gjson.Result) error {
 // Raw returns the JSON of a variable, as given in the activation object.
 func (a *Activation) Raw(name string) (gjson.Result, bool) {
 	if a.index == nil {
-		a.own.build(a.raw)
+		a.own.build(a.raw, a.members)
 		a.index = &a.own
 	}
 	i, ok := a.index.find(name)
@@ -154,7 +159,7 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 		return v, true
 	}
 	if a.index == nil {
-		a.own.build(a.raw)
+		a.own.build(a.raw, a.members)
 		a.index = &a.own
 	}
 	i, ok := a.index.find(name)

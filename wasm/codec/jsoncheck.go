@@ -11,6 +11,15 @@ import (
 // gjson reads it lazily; one pass instead of three (depth, UTF-8, syntax)
 // matters at a few bytes per nanosecond inside WebAssembly.
 func validateJSON(s string, maxDepth int) error {
+	return checkJSON(s, maxDepth, nil)
+}
+
+// checkJSON is validateJSON that, given members, also lists the members of
+// s when it is an object (Members), so that no second pass has to find them.
+func checkJSON(s string, maxDepth int, members *Members) error {
+	// The top-level member being read: its key is s[key:keyEnd], its value
+	// starts at value (-1: none).
+	key, keyEnd, value := 0, 0, -1
 	// stack holds one bit per open container: 1 object, 0 array.
 	var stack []uint64
 	var small [4]uint64
@@ -44,9 +53,13 @@ func validateJSON(s string, maxDepth int) error {
 					i++
 					goto afterValue
 				}
-				var err error
-				if i, err = objectKey(s, i); err != nil {
+				start := i
+				ke, v, err := objectKey(s, i)
+				if err != nil {
 					return err
+				}
+				if i = v; depth == 1 && members != nil {
+					key, keyEnd, value = start, ke, v
 				}
 				continue
 			}
@@ -87,6 +100,11 @@ func validateJSON(s string, maxDepth int) error {
 	afterValue:
 		// Close containers as long as a value ends one.
 		for {
+			if depth == 1 && value >= 0 {
+				// A top-level member's value ends here.
+				members.list = append(members.list, Member{Key: s[key:keyEnd], Value: s[value:i]})
+				value = -1
+			}
 			i = skipSpace(s, i)
 			if depth == 0 {
 				if i != len(s) {
@@ -102,9 +120,13 @@ func validateJSON(s string, maxDepth int) error {
 			case s[i] == ',':
 				i = skipSpace(s, i+1)
 				if inObject {
-					var err error
-					if i, err = objectKey(s, i); err != nil {
+					start := i
+					ke, v, err := objectKey(s, i)
+					if err != nil {
 						return err
+					}
+					if i = v; depth == 1 && members != nil {
+						key, keyEnd, value = start, ke, v
 					}
 				}
 			case inObject && s[i] == '}', !inObject && s[i] == ']':
@@ -119,23 +141,23 @@ func validateJSON(s string, maxDepth int) error {
 	}
 }
 
-// objectKey reads `"key" :` at i and returns where the value starts.
-func objectKey(s string, i int) (int, error) {
+// objectKey reads `"key" :` at i and returns where the key's closing quote
+// ends and where the value starts.
+func objectKey(s string, i int) (keyEnd, value int, err error) {
 	if i >= len(s) || s[i] != '"' {
 		if i >= len(s) {
-			return i, jsonErr(i, "unexpected end of input, want an object key")
+			return i, i, jsonErr(i, "unexpected end of input, want an object key")
 		}
-		return i, jsonErr(i, "unexpected "+quoteByte(s[i])+", want an object key")
+		return i, i, jsonErr(i, "unexpected "+quoteByte(s[i])+", want an object key")
 	}
-	i, err := scanString(s, i)
-	if err != nil {
-		return i, err
+	if keyEnd, err = scanString(s, i); err != nil {
+		return keyEnd, keyEnd, err
 	}
-	i = skipSpace(s, i)
+	i = skipSpace(s, keyEnd)
 	if i >= len(s) || s[i] != ':' {
-		return i, jsonErr(i, "want ':' after an object key")
+		return keyEnd, i, jsonErr(i, "want ':' after an object key")
 	}
-	return skipSpace(s, i+1), nil
+	return keyEnd, skipSpace(s, i+1), nil
 }
 
 func skipSpace(s string, i int) int {

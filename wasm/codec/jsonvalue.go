@@ -329,10 +329,11 @@ const (
 	linearLimit   = 16
 )
 
-// build fills an empty index with the members of raw.
-func (idx *objIndex) build(raw gjson.Result) {
+// build fills an empty index with the members of raw, from ms when it
+// lists them (Members.ForEach).
+func (idx *objIndex) build(raw gjson.Result, ms *Members) {
 	idx.entries = idx.inline[:0]
-	raw.ForEach(func(k, v gjson.Result) bool {
+	ms.ForEach(raw, func(k, v gjson.Result) bool {
 		key := k.Str
 		if i, ok := idx.find(key); ok {
 			idx.entries[i].raw = v
@@ -385,7 +386,7 @@ func (m *Map) stringKeys() bool {
 
 func (m *Map) idx() *objIndex {
 	if m.index == nil {
-		m.own.build(m.raw)
+		m.own.build(m.raw, nil)
 		m.index = &m.own
 		if !m.stringKeys() {
 			m.keys = make([]ref.Val, len(m.index.entries))

@@ -53,7 +53,7 @@ const (
 // ev must already be checked (codec.CheckJSON). Errors are *wire.Error with
 // code invalid_activation.
 func Activation(e *engine.Env, ev gjson.Result) (*codec.Activation, error) {
-	return new(Scratch).Activation(e, ev, ReadsAll)
+	return new(Scratch).Activation(e, ev, nil, ReadsAll)
 }
 
 // Scratch is the memory of one event activation (the activation and its ce
@@ -83,14 +83,15 @@ func ReadsOf(p *engine.Program) Reads {
 
 // Activation is the package's Activation in s's memory, binding what reads
 // names; the activation of the previous call, and every value resolved from
-// it, must no longer be in use.
-func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, reads Reads) (*codec.Activation, error) {
+// it, must no longer be in use. ms, when not nil, lists ev's members
+// (codec.CheckJSONMembers).
+func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, ms *codec.Members, reads Reads) (*codec.Activation, error) {
 	if !ev.IsObject() {
 		return nil, engine.Errorf(wire.CodeInvalidActivation, "cloud event: want a JSON object, got %s", codec.JSONKind(ev))
 	}
 	a := &s.act
 	a.ResetBound(e)
-	data, structured, err := structuredEvent(&s.ce, a.Converter(), ev, reads.Data)
+	data, structured, err := structuredEvent(&s.ce, a.Converter(), ev, ms, reads.Data)
 	switch {
 	case err != nil:
 		return nil, err
@@ -117,12 +118,12 @@ func (s *Scratch) Activation(e *engine.Env, ev gjson.Result, reads Reads) (*code
 // attributes and extensions go to ce, data or data_base64 to data. It
 // reports whether the object is a structured event (has specversion).
 // Without wantData, JSON data is not converted (nil).
-func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result, wantData bool) (ref.Val, bool, error) {
+func structuredEvent(ce *codec.Map, conv *codec.Converter, ev gjson.Result, ms *codec.Members, wantData bool) (ref.Val, bool, error) {
 	ce.ResetObject(conv)
 	var rawData, rawData64 gjson.Result
 	contentType := ""
 	structured := false
-	ev.ForEach(func(k, v gjson.Result) bool {
+	ms.ForEach(ev, func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "specversion":
 			structured = true

@@ -177,6 +177,7 @@ func TestScratchReuse(t *testing.T) {
 		return string(b)
 	}
 	var s Scratch
+	var ms codec.Members
 	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {1, 2, 1, 3, 1}} {
 		for _, i := range order {
 			for _, p := range prgs {
@@ -184,18 +185,29 @@ func TestScratchReuse(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				reused, err := s.Activation(env, gjson.Parse(evs[i]), ReadsOf(p))
+				want := eval(fresh, p)
+				// Reading the event, and from the members its check listed.
+				reused, err := s.Activation(env, gjson.Parse(evs[i]), nil, ReadsOf(p))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, want := eval(reused, p), eval(fresh, p); got != want {
+				if got := eval(reused, p); got != want {
 					t.Errorf("event %d, %s: reused %s, fresh %s", i, p.Expression, got, want)
+				}
+				if err := codec.CheckJSONMembers(evs[i], &ms); err != nil {
+					t.Fatal(err)
+				}
+				if reused, err = s.Activation(env, gjson.Parse(evs[i]), &ms, ReadsOf(p)); err != nil {
+					t.Fatal(err)
+				}
+				if got := eval(reused, p); got != want {
+					t.Errorf("event %d, %s, from its members: %s, fresh %s", i, p.Expression, got, want)
 				}
 			}
 		}
 	}
 	for _, reads := range []Reads{{}, {Data: true}, {Knative: true}, ReadsAll} {
-		act, err := s.Activation(env, gjson.Parse(evs[0]), reads)
+		act, err := s.Activation(env, gjson.Parse(evs[0]), nil, reads)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +220,7 @@ func TestScratchReuse(t *testing.T) {
 	// Reading nothing of data still rejects the events a fresh activation rejects.
 	for _, ev := range []string{`{"specversion":"1.0","data_base64":"%%"}`, `{"headers":{"ce-specversion":"1.0","content-type":"application/json"},"body":"{"}`} {
 		_, errFresh := Activation(env, gjson.Parse(ev))
-		_, errReused := s.Activation(env, gjson.Parse(ev), Reads{})
+		_, errReused := s.Activation(env, gjson.Parse(ev), nil, Reads{})
 		if errFresh == nil || errReused == nil || errFresh.Error() != errReused.Error() {
 			t.Errorf("%s: fresh %v, reading no data %v", ev, errFresh, errReused)
 		}

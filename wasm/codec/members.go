@@ -1,0 +1,72 @@
+package codec
+
+import (
+	"strings"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// Member is one member of a JSON object, as text: the quoted key and the
+// value.
+type Member struct{ Key, Value string }
+
+// Members lists the top-level members of a JSON object that
+// CheckJSONMembers checked, so that reading them (ForEach) does not scan
+// the object a second time: inside WebAssembly that scan, skipping every
+// nested value, cost as much as the check.
+type Members struct {
+	list []Member
+	of   *byte // where the object's text starts
+}
+
+// listMin is the shortest text CheckJSONMembers lists the members of: a
+// shorter object is read again for less than listing costs (measured on
+// the fixed cost of evaluating true over {}, RATIONALE.md).
+const listMin = 256
+
+// CheckJSONMembers is CheckJSON that, when s is an object of at least
+// listMin bytes, also lists its members in m (reusing m's memory) for
+// ForEach.
+func CheckJSONMembers(s string, m *Members) error {
+	if len(s) < listMin { // small enough to inline: the short path is a plain CheckJSON
+		m.of = nil
+		return validateJSON(s, MaxDepth)
+	}
+	return m.check(s)
+}
+
+func (m *Members) check(s string) error {
+	m.list, m.of = m.list[:0], nil
+	if err := checkJSON(s, MaxDepth, m); err != nil {
+		clear(m.list)
+		m.list = m.list[:0]
+		return err
+	}
+	if i := skipSpace(s, 0); s[i] == '{' { // valid JSON: s[i] exists
+		m.of = unsafe.StringData(s[i:])
+	}
+	return nil
+}
+
+// ForEach calls fn for each member of obj in document order, repeated keys
+// included, with what gjson's Result.ForEach passes: the key (its Str
+// unescaped) and the value. When obj is the object m lists (the same text,
+// not a copy) the list is used; otherwise, and for a nil m, obj is read.
+func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) bool) {
+	if m == nil || m.of == nil || len(obj.Raw) == 0 || unsafe.StringData(obj.Raw) != m.of {
+		obj.ForEach(fn)
+		return
+	}
+	for _, mb := range m.list {
+		key := gjson.Result{Type: gjson.String, Raw: mb.Key}
+		if strings.IndexByte(mb.Key, '\\') < 0 {
+			key.Str = mb.Key[1 : len(mb.Key)-1]
+		} else {
+			key.Str = gjson.Parse(mb.Key).Str
+		}
+		if !fn(key, gjson.Parse(mb.Value)) {
+			return
+		}
+	}
+}

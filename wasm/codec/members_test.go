@@ -1,0 +1,96 @@
+package codec
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// membersSeen is what ForEach passes, as text: for Members.ForEach it must
+// be exactly what gjson's ForEach over the same object passes.
+func membersSeen(each func(fn func(k, v gjson.Result) bool)) string {
+	var b strings.Builder
+	each(func(k, v gjson.Result) bool {
+		fmt.Fprintf(&b, "%q %q %q | %d %q %q %v\n", k.Raw, k.Str, k.Type, v.Type, v.Raw, v.Str, v.Num)
+		return true
+	})
+	return b.String()
+}
+
+// TestMembersAgreeWithGJSON: over valid objects (seeds with escaped and
+// repeated keys, white space everywhere, nesting, and their random
+// mutations), the members CheckJSONMembers lists are the members gjson's
+// ForEach reads; for anything else, or another object, ForEach reads the
+// object itself.
+func TestMembersAgreeWithGJSON(t *testing.T) {
+	seeds := []string{
+		`{}`, ` { } `, `{"a":1}`, `{"a":1,"a":2}`, ` {  "a" :  [ 1 , { "b" : "c" } ] ,"d":{"e":{"f":[]}} , "g" : null } `,
+		`{"k\"ey":"v\u00e9","\u00e9\n":true,"x":false,"n":-1.5e3,"s":"a\\b\/"}`, `{"":0,"e":{},"f":[],"g":"é😀"}`,
+		`{"specversion":"1.0","id":"1","data":{"a":[1,2,{"b":{"c":"}"}}],"s":"{\"x\":1}"},"time":"2026-01-01T00:00:00Z"}`,
+		`[{"a":1}]`, `"a"`, `1`, `null`,
+	}
+	rng := rand.New(rand.NewSource(7))
+	alphabet := []byte("{}[]\":,.-+e0123456789 \\nt")
+	cases := append([]string{}, seeds...)
+	for _, s := range seeds {
+		for k := 0; k < 400; k++ {
+			b := []byte(s)
+			for m := 0; m < 1+rng.Intn(2); m++ {
+				p := rng.Intn(len(b) + 1)
+				if rng.Intn(2) == 0 && p < len(b) {
+					b[p] = alphabet[rng.Intn(len(alphabet))]
+				} else {
+					b = append(b[:p], append([]byte{alphabet[rng.Intn(len(alphabet))]}, b[p:]...)...)
+				}
+			}
+			cases = append(cases, string(b))
+		}
+	}
+	var ms Members
+	listed := 0
+	for _, s := range cases {
+		s += strings.Repeat(" ", listMin) // long enough to be listed
+		err := CheckJSONMembers(s, &ms)
+		if (err == nil) != (validateJSON(s, MaxDepth) == nil) {
+			t.Fatalf("%q: CheckJSONMembers %v, CheckJSON %v", s, err, validateJSON(s, MaxDepth))
+		}
+		if err != nil {
+			continue
+		}
+		obj := gjson.Parse(s)
+		if !obj.IsObject() {
+			if ms.of != nil {
+				t.Errorf("%q: not an object, but members listed", s)
+			}
+			continue
+		}
+		if ms.of == nil {
+			t.Errorf("%q: an object, no members listed", s)
+			continue
+		}
+		listed++
+		got := membersSeen(func(fn func(k, v gjson.Result) bool) { ms.ForEach(obj, fn) })
+		if want := membersSeen(obj.ForEach); got != want {
+			t.Errorf("%q:\nlisted %s\ngjson  %s", s, got, want)
+		}
+		// A copy of the text is another object: read, not listed.
+		other := gjson.Parse(strings.Clone(s))
+		if got, want := membersSeen(func(fn func(k, v gjson.Result) bool) { ms.ForEach(other, fn) }), membersSeen(other.ForEach); got != want {
+			t.Errorf("%q, a copy: %s, want %s", s, got, want)
+		}
+	}
+	if listed < 500 {
+		t.Fatalf("only %d objects listed", listed)
+	}
+	if CheckJSONMembers(`{"a":1}`, &ms) != nil || ms.of != nil {
+		t.Errorf("a short object: listed")
+	}
+	var none *Members
+	obj := gjson.Parse(`{"a":1}`)
+	if got, want := membersSeen(func(fn func(k, v gjson.Result) bool) { none.ForEach(obj, fn) }), membersSeen(obj.ForEach); got != want {
+		t.Errorf("nil Members: %s, want %s", got, want)
+	}
+}
