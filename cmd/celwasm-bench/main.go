@@ -338,6 +338,13 @@ func main() {
 	}
 	if cli := os.Getenv("CELWASM_CLI"); cli != "" {
 		phase("CLI")
+		// Cache warm: compile first (a run that finds no compiled code
+		// would answer on the interpreter while compiling in the background).
+		for _, engine := range []string{"wazero", "wasmtime"} {
+			if out, err := exec.Command(cli, "warm", "--module", "celwasm", "--engine", engine).CombinedOutput(); err != nil {
+				check(fmt.Errorf("%s warm --module celwasm --engine %s: %v: %s", cli, engine, err, out))
+			}
+		}
 		z, t := execTime(cli, "wazero", "", coldRuns+2), execTime(cli, "wasmtime", "", coldRuns+2)
 		cold.Row("CLI process `celwasm eval -e 'true'`, exec → exit", msf(z), msf(t), nil, nil)
 		s.Metrics["go.cli.wazero_ms"] = msf(z)
