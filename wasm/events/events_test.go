@@ -40,15 +40,18 @@ func evalEvent(t *testing.T, expr, event string) (string, string) {
 	return string(b), ""
 }
 
-func TestEventActivation(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile("../../conformance/testdata/cloudevents/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
+// readEvent reads a CloudEvent fixture of conformance/testdata/cloudevents.
+func readEvent(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../conformance/testdata/cloudevents/" + name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	pr, push, ping := read("github-pull-request.json"), read("binary-github-push.json"), read("binary-ping.json")
+	return string(b)
+}
+
+func TestEventActivation(t *testing.T) {
+	pr, push, ping := readEvent(t, "github-pull-request.json"), readEvent(t, "binary-github-push.json"), readEvent(t, "binary-ping.json")
 	cases := []struct{ expr, event, want, code string }{
 		// structured: time is a timestamp, data the JSON, attributes in document order
 		{"ce.time", pr, `{"timestamp":"2026-11-20T14:05:11Z"}`, ""},
@@ -140,21 +143,14 @@ func TestFilterToCEL(t *testing.T) {
 // earlier event (more attributes, more than the index keeps inline or
 // searches linearly, binary after structured) shows through.
 func TestScratchReuse(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile("../../conformance/testdata/cloudevents/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
 	var many strings.Builder
 	many.WriteString(`{"specversion":"1.0","id":"m","type":"t","data":{"n":1}`)
 	for i := 0; i < 20; i++ {
 		many.WriteString(`,"a` + string(rune('a'+i)) + `":"` + strings.Repeat("x", i) + `"`)
 	}
 	many.WriteString(`}`)
-	evs := []string{read("github-pull-request.json"), many.String(), `{"specversion":"1.0","type":"small"}`,
-		read("binary-github-push.json"), `{"specversion":"1.0","id":"2","time":"2026-01-02T03:04:05Z","data":[1,2]}`, read("binary-ping.json")}
+	evs := []string{readEvent(t, "github-pull-request.json"), many.String(), `{"specversion":"1.0","type":"small"}`,
+		readEvent(t, "binary-github-push.json"), `{"specversion":"1.0","id":"2","time":"2026-01-02T03:04:05Z","data":[1,2]}`, readEvent(t, "binary-ping.json")}
 	env, err := engine.NewEnv(wire.EnvSpec{Base: engine.BaseCEL,
 		Variables: []wire.VariableDecl{{Name: "ce", Type: "map(string, dyn)"}, {Name: "data", Type: "dyn"}}})
 	if err != nil {
