@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/json"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -92,7 +93,7 @@ func TestValidateJSONDepth(t *testing.T) {
 }
 
 func FuzzValidateJSON(f *testing.F) {
-	for _, s := range []string{`{"a":[1,"b",null]}`, `[`, "\"\xff\"", `1e5`} {
+	for _, s := range []string{`{"a":[1,"b",null]}`, `[`, "\"\xff\"", `1e5`, `{"url":"https://api.github.com/repos/x/y\"z\u00e9é"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -100,4 +101,40 @@ func FuzzValidateJSON(f *testing.F) {
 			t.Errorf("validateJSON(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// TestScanStringWords checks scanString's word-at-a-time loop: strings made
+// of each byte class (control, quote, backslash, their neighbours, DEL,
+// non-ASCII), placed at every offset of a word, are accepted exactly when
+// the reference accepts them, and a string that stops at a control
+// character is refused at that character's offset.
+func TestScanStringWords(t *testing.T) {
+	special := []byte{0x00, 0x1f, '"', '\\', 0x80, 0xc3, 0xff}
+	plain := []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7e, 0x7f, 'a', '0'}
+	rng := rand.New(rand.NewSource(7))
+	for n := 0; n < 50000; n++ {
+		b := make([]byte, rng.Intn(40))
+		for k := range b {
+			if rng.Intn(12) == 0 {
+				b[k] = special[rng.Intn(len(special))]
+			} else {
+				b[k] = plain[rng.Intn(len(plain))]
+			}
+		}
+		doc := `["` + string(b) + `"]`
+		if got, want := validateJSON(doc, 4) == nil, reference(doc, 4); got != want {
+			t.Fatalf("validateJSON(%q) = %v, want %v", doc, got, want)
+		}
+	}
+	for n := 0; n < 40; n++ {
+		for p := 0; p < n; p++ {
+			b := []byte(strings.Repeat("a", n))
+			b[p] = 0x01
+			doc := `["` + string(b) + `"]`
+			want := "invalid JSON at offset " + strconv.Itoa(p+2) + ": control character in a string"
+			if err := validateJSON(doc, 4); err == nil || err.Error() != want {
+				t.Fatalf("validateJSON(%q) = %v, want %s", doc, err, want)
+			}
+		}
+	}
 }
