@@ -298,7 +298,7 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 			activation = emptyObject
 		}
 		act = &h.act
-		err = act.ResetMembers(prg.Env, activation, &h.members)
+		err = act.Reset(prg.Env, activation, &h.members)
 		if err == nil && r.typed.Exists() {
 			err = act.SetTyped(r.typed)
 		}
@@ -364,7 +364,7 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 		req = append(append(append(req, `,"activation":`...), activation...), '}')
 		return 0, h.Eval(req)
 	}
-	if err := h.act.ResetMembers(prg.Env, gjson.Parse(s), &h.members); err != nil {
+	if err := h.act.Reset(prg.Env, gjson.Parse(s), &h.members); err != nil {
 		return 0, h.fail(err)
 	}
 	if prg.dialect != nil && prg.dialect.prepare != nil {

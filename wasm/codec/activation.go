@@ -41,7 +41,7 @@ type Activation struct {
 	index *objIndex
 	bound map[string]ref.Val
 	// members lists raw's members when the caller checked it with
-	// CheckJSONMembers (ResetMembers).
+	// CheckJSONMembers (Reset).
 	members *Members
 	// own is the index of a reused activation (Reset), so that a call
 	// over a small object allocates no index.
@@ -71,40 +71,29 @@ func ActivationOver(e *engine.Env, r gjson.Result) (*Activation, error) {
 // Reset makes a an activation over r (an already checked JSON object, as
 // for ActivationOver) in environment e, reusing a's memory: a handler
 // evaluating one request at a time keeps one Activation instead of
-// allocating one per call. Values resolved from the previous object must no
-// longer be in use.
-func (a *Activation) Reset(e *engine.Env, r gjson.Result) error {
-	return a.ResetMembers(e, r, nil)
-}
-
-// ResetMembers is Reset with r's members as CheckJSONMembers listed them
-// (ms may be nil), so that the activation's first read need not scan r.
-func (a *Activation) ResetMembers(e *engine.Env, r gjson.Result, ms *Members) error {
+// allocating one per call. ms holds r's members as CheckJSONMembers listed
+// them, so that the first read need not scan r; it may be nil. Values
+// resolved from the previous object must no longer be in use.
+func (a *Activation) Reset(e *engine.Env, r gjson.Result, ms *Members) error {
 	if !r.IsObject() {
 		return engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
 	}
-	if a.env != e {
-		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
-	}
-	a.conv.NumericStrings = false
-	a.raw = r
-	a.members = ms
-	a.index = nil
-	a.own.reset()
-	clear(a.bound)
+	a.reset(e, r, ms)
 	return nil
 }
 
 // ResetBound makes a an activation with no JSON variables in environment e
 // (as BoundActivation), reusing a's memory. Values resolved from its
 // previous use must no longer be in use.
-func (a *Activation) ResetBound(e *engine.Env) {
+func (a *Activation) ResetBound(e *engine.Env) { a.reset(e, gjson.Result{}, nil) }
+
+func (a *Activation) reset(e *engine.Env, r gjson.Result, ms *Members) {
 	if a.env != e {
 		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
 	}
 	a.conv.NumericStrings = false
-	a.raw = gjson.Result{}
-	a.members = nil
+	a.raw = r
+	a.members = ms
 	a.index = nil
 	a.own.reset()
 	clear(a.bound)
