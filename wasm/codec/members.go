@@ -65,8 +65,23 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 		} else {
 			key.Str = gjson.Parse(mb.Key).Str
 		}
-		if !fn(key, gjson.Parse(mb.Value)) {
+		if !fn(key, memberValue(mb.Value)) {
 			return
 		}
 	}
+}
+
+// memberValue is gjson.Parse of a checked value, without its scan for the
+// two kinds a CloudEvent's members mostly are: an object or array (the raw
+// text) and a string without escapes (the text inside the quotes).
+func memberValue(v string) gjson.Result {
+	switch v[0] {
+	case '{', '[':
+		return gjson.Result{Type: gjson.JSON, Raw: v}
+	case '"':
+		if strings.IndexByte(v, '\\') < 0 {
+			return gjson.Result{Type: gjson.String, Raw: v, Str: v[1 : len(v)-1]}
+		}
+	}
+	return gjson.Parse(v)
 }
