@@ -43,6 +43,8 @@ var Stages = []string{
 	"Go runtime: allocate a 64-byte object",
 	"Go runtime: map[string]int lookup",
 	"validate the event JSON",
+	"validate 11 kB of plain strings",
+	"validate 11 kB of strings holding escaped JSON",
 	"build the CloudEvent activation (ce, data)",
 	"evaluate `true` (the fixed cost of one evaluation)",
 	"evaluate the filter over a built activation",
@@ -98,6 +100,15 @@ func Run(event []byte) ([]Result, error) {
 		m[fmt.Sprintf("attribute-%d", i)] = i
 	}
 	key := "attribute-11"
+	// Strings as other documents carry them: long plain text, and JSON
+	// inside a string (a last-applied-configuration annotation).
+	plain := "[" + strings.Repeat(`"`+strings.Repeat("lorem ipsum dolor ", 12)+`",`, 50) + "1]"
+	escaped := "[" + strings.Repeat(`"`+strings.Repeat(`{\"lorem\":\"ipsum dolor\"},`, 8)+`",`, 50) + "1]"
+	for _, doc := range []string{plain, escaped} {
+		if err := codec.CheckJSON(doc); err != nil {
+			return nil, err
+		}
+	}
 	type obj struct{ a, b, c, d, e, f, g, h int64 }
 
 	bench := []func(b *testing.B){
@@ -116,6 +127,16 @@ func Run(event []byte) ([]Result, error) {
 		func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				_ = codec.CheckJSON(ev)
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				_ = codec.CheckJSON(plain)
+			}
+		},
+		func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				_ = codec.CheckJSON(escaped)
 			}
 		},
 		func(b *testing.B) {
