@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/google/cel-go/cel"
 
@@ -143,8 +142,8 @@ func (c *TypeChecker) CreateContext(policy *v1.ValidatingAdmissionPolicy) *TypeC
 	allGvks := c.typesToCheck(policy)
 	gvks := make([]schema.GroupVersionKind, 0, len(allGvks))
 	declTypes := make([]*apiservercel.DeclType, 0, len(allGvks))
-	for _, gvk := range allGvks {
-		declType, err := c.declType(gvk)
+	for i, gvk := range allGvks {
+		declType, err := c.declType(gvk, i)
 		if err != nil {
 			// type checking errors MUST NOT alter the behavior of the policy
 			// even if an error occurs.
@@ -162,7 +161,7 @@ func (c *TypeChecker) CreateContext(policy *v1.ValidatingAdmissionPolicy) *TypeC
 	ctx.declTypes = declTypes
 
 	paramsGVK := c.paramsGVK(policy) // maybe empty, correctly handled
-	paramsDeclType, err := c.declType(paramsGVK)
+	paramsDeclType, err := c.declType(paramsGVK, len(allGvks))
 	if err != nil {
 		if !errors.Is(err, resolver.ErrSchemaNotFound) {
 			klog.V(2).ErrorS(err, "internal error: cannot resolve schema for params", "gvk", paramsGVK)
@@ -232,11 +231,11 @@ func (c celExpression) GetExpression() string {
 func (c celExpression) ReturnTypes() []*cel.Type {
 	return []*cel.Type{cel.AnyType}
 }
-func generateUniqueTypeName(kind string) string {
-	return fmt.Sprintf("%s%d", kind, time.Now().Nanosecond())
+func generateUniqueTypeName(kind string, n int) string {
+	return fmt.Sprintf("%s%d", kind, n)
 }
 
-func (c *TypeChecker) declType(gvk schema.GroupVersionKind) (*apiservercel.DeclType, error) {
+func (c *TypeChecker) declType(gvk schema.GroupVersionKind, n int) (*apiservercel.DeclType, error) {
 	if gvk.Empty() {
 		return nil, nil
 	}
@@ -248,7 +247,7 @@ func (c *TypeChecker) declType(gvk schema.GroupVersionKind) (*apiservercel.DeclT
 	if declType == nil {
 		return nil, nil
 	}
-	return declType.MaybeAssignTypeName(generateUniqueTypeName(gvk.Kind)), nil
+	return declType.MaybeAssignTypeName(generateUniqueTypeName(gvk.Kind, n)), nil
 }
 
 func (c *TypeChecker) paramsGVK(policy *v1.ValidatingAdmissionPolicy) schema.GroupVersionKind {
