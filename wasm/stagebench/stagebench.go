@@ -110,6 +110,13 @@ func Run(event []byte) ([]Result, error) {
 		}
 	}
 	type obj struct{ a, b, c, d, e, f, g, h int64 }
+	checkJSON := func(doc string) func(b *testing.B) {
+		return func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				_ = codec.CheckJSON(doc)
+			}
+		}
+	}
 
 	bench := []func(b *testing.B){
 		func(b *testing.B) {
@@ -124,21 +131,9 @@ func Run(event []byte) ([]Result, error) {
 			}
 			sink = n
 		},
-		func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				_ = codec.CheckJSON(ev)
-			}
-		},
-		func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				_ = codec.CheckJSON(plain)
-			}
-		},
-		func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				_ = codec.CheckJSON(escaped)
-			}
-		},
+		checkJSON(ev),
+		checkJSON(plain),
+		checkJSON(escaped),
 		func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				sink, _ = events.Activation(env, gjson.Parse(ev))
