@@ -59,21 +59,15 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 		return
 	}
 	for _, mb := range m.list {
-		key := gjson.Result{Type: gjson.String, Raw: mb.Key}
-		if strings.IndexByte(mb.Key, '\\') < 0 {
-			key.Str = mb.Key[1 : len(mb.Key)-1]
-		} else {
-			key.Str = gjson.Parse(mb.Key).Str
-		}
-		if !fn(key, memberValue(mb.Value)) {
+		if !fn(memberValue(mb.Key), memberValue(mb.Value)) {
 			return
 		}
 	}
 }
 
-// memberValue is gjson.Parse of a checked value, without its scan for the
-// two kinds a CloudEvent's members mostly are: an object or array (the raw
-// text) and a string without escapes (the text inside the quotes).
+// memberValue is gjson.Parse of a checked key or value, without its scan
+// for the two kinds a CloudEvent's members mostly are: an object or array
+// (the raw text) and a string without escapes (the text inside the quotes).
 func memberValue(v string) gjson.Result {
 	switch v[0] {
 	case '{', '[':
