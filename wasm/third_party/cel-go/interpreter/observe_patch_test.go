@@ -48,15 +48,23 @@ func upstreamCase(step any) string {
 // its fast case runs.
 func TestObservePatchFastCasesAreUpstreamCases(t *testing.T) {
 	for step, want := range map[any]string{
-		&evalConst{}:   "InterpretableConst",
-		&evalAttr{}:    "InterpretableAttribute",
-		&evalBinary{}:  "InterpretableCall",
-		&evalEq{}:      "InterpretableCall",
-		&evalNe{}:      "InterpretableCall",
-		&evalUnary{}:   "InterpretableCall",
-		&evalVarArgs{}: "InterpretableCall",
-		&evalAnd{}:     "evalAnd",
-		&evalOr{}:      "evalOr",
+		&evalConst{}:         "InterpretableConst",
+		&evalAttr{}:          "InterpretableAttribute",
+		&evalTestOnly{}:      "InterpretableAttribute",
+		&stringQualifier{}:   "ConstantQualifier",
+		&intQualifier{}:      "ConstantQualifier",
+		&uintQualifier{}:     "ConstantQualifier",
+		&boolQualifier{}:     "ConstantQualifier",
+		&doubleQualifier{}:   "ConstantQualifier",
+		&fieldQualifier{}:    "ConstantQualifier",
+		&testOnlyQualifier{}: "ConstantQualifier",
+		&evalBinary{}:        "InterpretableCall",
+		&evalEq{}:            "InterpretableCall",
+		&evalNe{}:            "InterpretableCall",
+		&evalUnary{}:         "InterpretableCall",
+		&evalVarArgs{}:       "InterpretableCall",
+		&evalAnd{}:           "evalAnd",
+		&evalOr{}:            "evalOr",
 	} {
 		if got := upstreamCase(step); got != want {
 			t.Errorf("%T reaches %s upstream, the fast path treats it as %s", step, got, want)
@@ -87,6 +95,9 @@ func TestObservePatchKeepsCosts(t *testing.T) {
 		{"and", &evalAnd{id: 10, terms: []InterpretableV2{s(1), s(3)}}},
 		{"or", &evalOr{id: 10, terms: []InterpretableV2{s(2), s(7)}}},
 		{"constant qualifier", &stringQualifier{id: 10, value: "x"}},
+		{"int qualifier", &intQualifier{id: 10, value: 1}},
+		{"bool qualifier", &boolQualifier{id: 10, value: true}},
+		{"test-only qualifier", &testOnlyQualifier{ConstantQualifier: &stringQualifier{id: 10, value: "x"}}},
 		{"list", &evalList{id: 10, elems: []InterpretableV2{s(2), s(3)}}},
 	}
 	val := types.String("a result string")

@@ -139,6 +139,11 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 		// InterpretableConst: zero cost
 	case *evalAttr:
 		tracker.observeAttr(t, programStep)
+	case *evalTestOnly:
+		tracker.observeAttr(t, programStep)
+	case *stringQualifier, *intQualifier, *uintQualifier, *boolQualifier, *doubleQualifier, *fieldQualifier, *testOnlyQualifier:
+		// ConstantQualifier
+		tracker.cost++
 	case *evalBinary:
 		tracker.observeCall(t, val)
 	case *evalEq:
