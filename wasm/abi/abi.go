@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/celwasm/celwasm/wire"
 
@@ -399,7 +400,12 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 // it, joined by "\n". A malformed header is one error response.
 func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 	defer h.recover(&resp)
-	s := string(req)
+	// The batch is read in place: it is megabytes, and a copy per call
+	// made the guest's collector run every few calls. Its bytes cannot
+	// change during the call, and release drops every reference into them
+	// before it returns, so the host may write its next request there.
+	s := unsafe.String(unsafe.SliceData(req), len(req))
+	defer h.release()
 	headerLine, rest, _ := strings.Cut(s, "\n")
 	if err := codec.CheckJSON(headerLine); err != nil {
 		return h.fail(&wire.Error{Code: wire.CodeBadRequest, Message: "batch header: " + err.Error()})
@@ -446,6 +452,12 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 	}
 	h.out = out
 	return out
+}
+
+// release drops what the handler keeps between calls that may point into
+// a request: the reused activations and the listed members.
+func (h *Handler) release() {
+	h.act, h.event, h.members = codec.Activation{}, events.Scratch{}, codec.Members{}
 }
 
 func appendError(out []byte, err error) []byte {
