@@ -139,7 +139,7 @@ func (a *Activation) Raw(name string) (gjson.Result, bool) {
 	if !ok {
 		return gjson.Result{}, false
 	}
-	return a.index.entries[i].raw, true
+	return jsonValue(a.index.entries[i].raw), true
 }
 
 // ResolveName implements interpreter.Activation.
@@ -157,7 +157,7 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 	}
 	e := &a.index.entries[i]
 	if e.val == nil {
-		e.val = a.conv.Convert(e.raw, a.env.VariableType(name))
+		e.val = a.conv.Convert(jsonValue(e.raw), a.env.VariableType(name))
 	}
 	return e.val, true
 }

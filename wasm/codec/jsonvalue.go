@@ -297,7 +297,7 @@ func (l *jsonList) Fold(f traits.Folder)       { types.ToFoldableList(l.get()).F
 // on first access, and iteration follows document order.
 type Map struct {
 	conv   *Converter
-	raw    gjson.Result
+	raw    string // the object's JSON text
 	keyT   *types.Type
 	valT   *types.Type
 	index  *objIndex // &own once built
@@ -311,7 +311,7 @@ type Map struct {
 
 type mapEntry struct {
 	key string
-	raw gjson.Result
+	raw string      // the value's JSON text ("" when val is given)
 	val ref.Val     // the converted value, on first access
 	typ *types.Type // what raw converts to; nil: the map's value type
 }
@@ -330,11 +330,10 @@ const (
 )
 
 // build fills an empty index with the members of raw, from ms when it
-// lists them (Members.ForEach).
+// lists them (Members.forEachRaw).
 func (idx *objIndex) build(raw gjson.Result, ms *Members) {
 	idx.entries = idx.inline[:0]
-	ms.ForEach(raw, func(k, v gjson.Result) bool {
-		key := k.Str
+	ms.forEachRaw(raw, func(key, v string) bool {
 		if i, ok := idx.find(key); ok {
 			idx.entries[i].raw = v
 			return true
@@ -376,7 +375,7 @@ func (idx *objIndex) find(key string) (int, bool) {
 }
 
 func NewMap(c *Converter, r gjson.Result, keyT, valT *types.Type) *Map {
-	return &Map{conv: c, raw: r, keyT: keyT, valT: valT}
+	return &Map{conv: c, raw: r.Raw, keyT: keyT, valT: valT}
 }
 
 func (m *Map) stringKeys() bool {
@@ -386,7 +385,7 @@ func (m *Map) stringKeys() bool {
 
 func (m *Map) idx() *objIndex {
 	if m.index == nil {
-		m.own.build(m.raw, nil)
+		m.own.build(gjson.Result{Type: gjson.JSON, Raw: m.raw}, nil)
 		m.index = &m.own
 		if !m.stringKeys() {
 			m.keys = make([]ref.Val, len(m.index.entries))
@@ -436,7 +435,7 @@ func (m *Map) value(e *mapEntry) ref.Val {
 		if t == nil {
 			t = m.valT
 		}
-		e.val = m.conv.Convert(e.raw, t)
+		e.val = m.conv.Convert(jsonValue(e.raw), t)
 	}
 	return e.val
 }
@@ -630,20 +629,20 @@ func (m *Map) ResetObject(c *Converter) {
 		m.own.entries = m.own.inline[:0]
 	}
 	m.own.byKey = nil
-	m.conv, m.raw, m.keyT, m.valT, m.keys, m.keyErr = c, gjson.Result{}, types.StringType, types.DynType, nil, nil
+	m.conv, m.raw, m.keyT, m.valT, m.keys, m.keyErr = c, "", types.StringType, types.DynType, nil, nil
 	m.index = &m.own
 }
 
 // Put sets a member to val or, when val is nil, to raw converted on first
 // access. A key already present is replaced in place.
 func (m *Map) Put(key string, raw gjson.Result, val ref.Val) {
-	m.idx().add(mapEntry{key: key, raw: raw, val: val})
+	m.idx().add(mapEntry{key: key, raw: raw.Raw, val: val})
 }
 
 // PutAs sets a member to raw converted to t on first access (Converter.Convert).
 // A key already present is replaced in place.
 func (m *Map) PutAs(key string, raw gjson.Result, t *types.Type) {
-	m.idx().add(mapEntry{key: key, raw: raw, typ: t})
+	m.idx().add(mapEntry{key: key, raw: raw.Raw, typ: t})
 }
 
 // Has reports whether the map has a member named key.
@@ -658,7 +657,7 @@ func (m *Map) Len() int { return len(m.idx().entries) }
 // Member returns member i's key and JSON, in document order.
 func (m *Map) Member(i int) (string, gjson.Result) {
 	e := &m.idx().entries[i]
-	return e.key, e.raw
+	return e.key, jsonValue(e.raw)
 }
 
 // SetMember replaces member i's value.

@@ -65,6 +65,30 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 	}
 }
 
+// forEachRaw is ForEach with each key unescaped and each value as its JSON
+// text, what an index keeps (a value is parsed again, by jsonValue, only
+// when it is read).
+func (m *Members) forEachRaw(obj gjson.Result, fn func(key, value string) bool) {
+	if m == nil || m.of == nil || len(obj.Raw) == 0 || unsafe.StringData(obj.Raw) != m.of {
+		obj.ForEach(func(k, v gjson.Result) bool { return fn(k.Str, v.Raw) })
+		return
+	}
+	for _, mb := range m.list {
+		if !fn(memberValue(mb.Key).Str, mb.Value) {
+			return
+		}
+	}
+}
+
+// jsonValue is the gjson.Result of a value's JSON text ("": none), as
+// gjson's ForEach would have given it.
+func jsonValue(raw string) gjson.Result {
+	if raw == "" {
+		return gjson.Result{}
+	}
+	return memberValue(raw)
+}
+
 // memberValue is gjson.Parse of a checked key or value, without its scan
 // for the two kinds a CloudEvent's members mostly are: an object or array
 // (the raw text) and a string without escapes (the text inside the quotes).

@@ -20,6 +20,28 @@ func membersSeen(each func(fn func(k, v gjson.Result) bool)) string {
 	return b.String()
 }
 
+// rawMembersSeen is what forEachRaw passes, as text: each key, and the value
+// jsonValue makes of its text, to compare with gjsonMembersSeen.
+func rawMembersSeen(each func(fn func(k, v string) bool)) string {
+	var b strings.Builder
+	each(func(k, v string) bool {
+		r := jsonValue(v)
+		fmt.Fprintf(&b, "%q | %d %q %q %v\n", k, r.Type, r.Raw, r.Str, r.Num)
+		return true
+	})
+	return b.String()
+}
+
+// gjsonMembersSeen is gjson's ForEach of obj in rawMembersSeen's form.
+func gjsonMembersSeen(obj gjson.Result) string {
+	var b strings.Builder
+	obj.ForEach(func(k, v gjson.Result) bool {
+		fmt.Fprintf(&b, "%q | %d %q %q %v\n", k.Str, v.Type, v.Raw, v.Str, v.Num)
+		return true
+	})
+	return b.String()
+}
+
 // TestMembersAgreeWithGJSON: over valid objects (seeds with escaped and
 // repeated keys, white space everywhere, nesting, and their random
 // mutations), the members CheckJSONMembers lists are the members gjson's
@@ -75,6 +97,13 @@ func TestMembersAgreeWithGJSON(t *testing.T) {
 		got := membersSeen(func(fn func(k, v gjson.Result) bool) { ms.ForEach(obj, fn) })
 		if want := membersSeen(obj.ForEach); got != want {
 			t.Errorf("%q:\nlisted %s\ngjson  %s", s, got, want)
+		}
+		// forEachRaw: each key unescaped, each value's text, which
+		// jsonValue turns back into what gjson gives.
+		for _, o := range []gjson.Result{obj, gjson.Parse(strings.Clone(s))} {
+			if got, want := rawMembersSeen(func(fn func(k, v string) bool) { ms.forEachRaw(o, fn) }), gjsonMembersSeen(o); got != want {
+				t.Errorf("%q, raw members:\n%s\ngjson %s", s, got, want)
+			}
 		}
 		// A copy of the text is another object: read, not listed.
 		other := gjson.Parse(strings.Clone(s))
