@@ -16,7 +16,7 @@ import (
 // answers a fresh handler gives.
 
 // inplaceBatches are batches over both item kinds, each with an item that
-// fails, compiled by the handler as programs 1 and 2.
+// fails, compiled by the handler as programs 1 to 3.
 func inplaceBatches(t *testing.T, h *Handler) [][]byte {
 	t.Helper()
 	event, err := os.ReadFile("../../conformance/testdata/cloudevents/github-pull-request.json")
@@ -30,14 +30,28 @@ func inplaceBatches(t *testing.T, h *Handler) [][]byte {
 	for i, c := range []string{
 		`{"cloudEventFilter":{"expression":"has(ce.type) && ce.type == 'com.github.pull.create' && data.pull_request.user.login == 'octocat'"}}`,
 		`{"expression":"x.name + '/' + string(size(x.items))","env":{"variables":[{"name":"x","type":"dyn"}]}}`,
+		// Knative's dialects decode the event with the CloudEvents SDK (package knative, linked by
+		// knative_test.go).
+		`{"cloudEventFilter":{"all":[{"exact":{"type":"com.github.pull.create"}},{"cesql":"subject = '123'"}]}}`,
 	} {
 		if resp := h.Compile([]byte(c)); !bytes.HasPrefix(resp, []byte(`{"program":`+string(rune('1'+i)))) {
 			t.Fatalf("compile %s: %s", c, resp)
 		}
 	}
+	// Knative refuses an extension that is an object: the fixture's "github".
+	var fields map[string]any
+	if err := json.Unmarshal(event, &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "github")
+	knEv, err := json.Marshal(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
 	long := strings.Repeat("padding so that the item's members are listed ", 8)
 	return [][]byte{
 		[]byte(`{"program":1,"items":"cloudEvents"}` + "\n" + ev.String() + "\n" + `{"specversion":"1.0",` + "\n" + strings.Replace(ev.String(), "pull.create", "pull.closed", 1)),
+		[]byte(`{"program":3,"items":"cloudEvents"}` + "\n" + string(knEv) + "\n" + `{"specversion":"1.0",` + "\n" + strings.Replace(string(knEv), `"subject":"123"`, `"subject":"124"`, 1)),
 		[]byte(`{"program":2,"items":"activations"}` + "\n" + `{"x":{"name":"a","items":[1,2],"note":"` + long + `"}}` + "\n" + `{"x":{"name":"c","items":[],"note":"` + long + `"}}` + "\n" + `{"x":{"name":"b","items":1,"note":"` + long + `"}}`),
 	}
 }
