@@ -230,7 +230,9 @@ test-dist: dist $(CLI)
 
 # Go native fuzzing of every export's request handler (wasm/abi/fuzz_test.go), each target for
 # FUZZTIME executions. `make test` runs the targets over their seed corpus (go test); a crasher found
-# here lands in wasm/abi/testdata/fuzz/ and from then on runs in make test as a regression case.
+# here lands in wasm/abi/testdata/fuzz/ and from then on runs in make test as a regression case, over
+# upstream Kubernetes code (go test uses go.mod): a crasher that only a patched copy produces belongs
+# in that copy's patch test instead.
 # Budgets are counts (Nx), not durations: with a duration, Go 1.26's coordinator can report its own
 # deadline as a failure ("context deadline exceeded", golang/go#75804, fixed in Go 1.27), and one
 # admission input minimised for the default 60 s outlived a 30 s budget in CI. FUZZMINIMIZE bounds
