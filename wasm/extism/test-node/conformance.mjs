@@ -49,6 +49,14 @@ class PluginRuntime {
   }
 }
 
+// A ref'd timer for the whole run: make test once saw this script end with exit code 13 (an
+// unsettled top-level await) and no output, its first await (compiling the 55 MB plugin) still
+// pending; Node can let the process end while a WebAssembly compilation is the only work left
+// (nodejs/node#36616). It also bounds the run: a call that never settles fails it.
+const watchdog = setTimeout(() => {
+  console.error('extism-node: no result after 10 minutes');
+  process.exit(1);
+}, 10 * 60 * 1000);
 const dir = corpusDir();
 const t0 = performance.now();
 const rt = new PluginRuntime(pluginPath(process.argv[2]));
@@ -66,3 +74,4 @@ console.log(`extism-node: expectations met ${res.met}, unmet ${res.unmet}, skipp
 const met = expectationsHold('extism-node', res);
 const same = compareWithOthers('extism-node', res.bytes, { required: ['extism-go'], optional: ['extism-python', 'wasmtime', 'wazero', 'native', 'node', 'python'] });
 process.exitCode = met && same ? 0 : 1;
+clearTimeout(watchdog);
