@@ -49,12 +49,18 @@ func (m *Members) check(s string) error {
 	return nil
 }
 
+// lists reports whether m lists obj's members: obj is the text m checked,
+// not a copy of it.
+func (m *Members) lists(obj gjson.Result) bool {
+	return m != nil && m.of != nil && len(obj.Raw) != 0 && unsafe.StringData(obj.Raw) == m.of
+}
+
 // ForEach calls fn for each member of obj in document order, repeated keys
 // included, with what gjson's Result.ForEach passes: the key (its Str
 // unescaped) and the value. When obj is the object m lists (the same text,
 // not a copy) the list is used; otherwise, and for a nil m, obj is read.
 func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) bool) {
-	if m == nil || m.of == nil || len(obj.Raw) == 0 || unsafe.StringData(obj.Raw) != m.of {
+	if !m.lists(obj) {
 		obj.ForEach(fn)
 		return
 	}
@@ -69,7 +75,7 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 // text, what an index keeps (a value is parsed again, by jsonValue, only
 // when it is read).
 func (m *Members) forEachRaw(obj gjson.Result, fn func(key, value string) bool) {
-	if m == nil || m.of == nil || len(obj.Raw) == 0 || unsafe.StringData(obj.Raw) != m.of {
+	if !m.lists(obj) {
 		obj.ForEach(func(k, v gjson.Result) bool { return fn(k.Str, v.Raw) })
 		return
 	}
