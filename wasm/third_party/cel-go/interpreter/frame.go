@@ -18,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/google/cel-go/common/types/ref"
@@ -204,21 +203,21 @@ func (f *ExecutionFrame) CheckInterrupt() bool {
 }
 
 // frameStack provides a synchronized pool of ExecutionFrames.
-var frameStack = &sync.Pool{
+var frameStack = &syncPool{
 	New: func() any {
 		return &ExecutionFrame{}
 	},
 }
 
 // evalContextPool provides a synchronized pool of evalContexts.
-var evalContextPool = &sync.Pool{
+var evalContextPool = &syncPool{
 	New: func() any {
 		return &evalContext{}
 	},
 }
 
 type activationStackPool struct {
-	sync.Pool
+	syncPool
 }
 
 func (pool *activationStackPool) create(parent, child Activation) Activation {
@@ -236,12 +235,12 @@ func (pool *activationStackPool) release(activation Activation) {
 	}
 	h.parent = nil
 	h.child = nil
-	pool.Pool.Put(h)
+	pool.syncPool.Put(h)
 }
 
 func newActivationStackPool() *activationStackPool {
 	return &activationStackPool{
-		Pool: sync.Pool{
+		syncPool: syncPool{
 			New: func() any {
 				return &hierarchicalActivation{}
 			},
@@ -296,7 +295,7 @@ func (a *inputActivation) Parent() Activation {
 
 func newActivationInputPool() *activationInputPool {
 	return &activationInputPool{
-		Pool: sync.Pool{
+		syncPool: syncPool{
 			New: func() any {
 				return &inputActivation{
 					lazyVars: make(map[string]any),
@@ -307,12 +306,12 @@ func newActivationInputPool() *activationInputPool {
 }
 
 type activationInputPool struct {
-	sync.Pool
+	syncPool
 }
 
 // create initializes a pooled Activation object with the map input.
 func (p *activationInputPool) create(vars map[string]any) *inputActivation {
-	a := p.Pool.Get().(*inputActivation)
+	a := p.syncPool.Get().(*inputActivation)
 	a.vars = vars
 	return a
 }
@@ -323,7 +322,7 @@ func (p *activationInputPool) release(value any) {
 		delete(a.lazyVars, k)
 	}
 	a.vars = nil
-	p.Pool.Put(a)
+	p.syncPool.Put(a)
 }
 
 var (

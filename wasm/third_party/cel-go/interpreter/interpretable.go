@@ -16,7 +16,6 @@ package interpreter
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/operators"
@@ -1695,7 +1694,7 @@ func (ie InterruptError) Is(target error) bool {
 
 var (
 	// pool of var folders to reduce allocations during folds.
-	folderPool = &sync.Pool{
+	folderPool = &syncPool{
 		New: func() any {
 			return &folder{}
 		},
