@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -23,7 +24,15 @@ type Program struct {
 	AST          *cel.Ast
 	OutputType   string
 	CostEstimate *wire.CostEstimate
-	progs        map[uint64]cel.Program
+	progs        map[uint64]evaluator
+}
+
+// evaluator is a cel.Program with the fork's EvalCost
+// (wasm/third_party/cel-go/PATCHES.md): Eval that returns the actual cost
+// instead of allocating EvalDetails for it.
+type evaluator interface {
+	cel.Program
+	EvalCost(act interpreter.Activation) (out ref.Val, cost uint64, tracked bool, err error)
 }
 
 // maxPlannedLimits bounds how many distinct cost limits a program keeps a
@@ -46,7 +55,7 @@ func (e *Env) Compile(expr string) (*Program, error) {
 	if iss != nil && iss.Err() != nil {
 		return nil, compileError(expr, iss)
 	}
-	p := &Program{Env: e, Expression: expr, AST: ast, progs: map[uint64]cel.Program{}}
+	p := &Program{Env: e, Expression: expr, AST: ast, progs: map[uint64]evaluator{}}
 	if ast.IsChecked() {
 		p.OutputType = cel.FormatCELType(ast.OutputType())
 		est, err := e.cel.EstimateCost(ast, e.estim)
@@ -76,13 +85,17 @@ func compileError(expr string, iss *cel.Issues) *wire.Error {
 	return out
 }
 
-func (p *Program) program(limit uint64) (cel.Program, error) {
+func (p *Program) program(limit uint64) (evaluator, error) {
 	if prg, ok := p.progs[limit]; ok {
 		return prg, nil
 	}
-	prg, err := p.Env.cel.Program(p.AST, p.Env.programOptions(limit)...)
+	planned, err := p.Env.cel.Program(p.AST, p.Env.programOptions(limit)...)
 	if err != nil {
 		return nil, err
+	}
+	prg, ok := planned.(evaluator)
+	if !ok {
+		return nil, fmt.Errorf("cel-go's program %T has no EvalCost: the build does not use the fork", planned)
 	}
 	if len(p.progs) >= maxPlannedLimits {
 		for k := range p.progs {
@@ -123,10 +136,7 @@ func (p *Program) Eval(act interpreter.Activation, costLimit uint64) (val ref.Va
 	if err != nil {
 		return nil, 0, &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 	}
-	out, det, err := prg.Eval(act)
-	if det != nil && det.ActualCost() != nil {
-		cost = *det.ActualCost()
-	}
+	out, cost, _, err := prg.EvalCost(act)
 	if err != nil {
 		var cancelled interpreter.EvalCancelledError
 		if errors.As(err, &cancelled) {

@@ -321,7 +321,40 @@ func (p *prog) initInterpretable(a *ast.AST, plannerOptions []interpreter.Planne
 }
 
 // Eval implements the Program interface method.
-func (p *prog) Eval(input any) (out ref.Val, det *EvalDetails, err error) {
+func (p *prog) Eval(input any) (ref.Val, *EvalDetails, error) {
+	// celwasm patch: the evaluation is evalInto's; Eval allocates the details.
+	var det *EvalDetails
+	if p.observable != nil {
+		det = &EvalDetails{}
+	}
+	out, ran, err := p.evalInto(input, det)
+	if !ran {
+		return nil, nil, err
+	}
+	return out, det, err
+}
+
+// EvalCost is Eval of an activation that gives the evaluation's actual
+// cost, when it is tracked (ok), instead of EvalDetails, so that it
+// allocates none; its frame comes without Eval's type switch over the
+// input (celwasm patch).
+func (p *prog) EvalCost(act interpreter.Activation) (out ref.Val, cost uint64, ok bool, err error) {
+	if act == nil {
+		return nil, 0, false, fmt.Errorf("invalid input, wanted Activation or map[string]any, got: (%T)%v", act, act)
+	}
+	frame := interpreter.NewActivationFrame(act)
+	if p.defaultVars != nil {
+		frame.Activation = interpreter.NewHierarchicalActivation(p.defaultVars, frame.Activation)
+	}
+	defer frame.Close()
+	var det EvalDetails
+	out, _, err = p.evalInto(frame, &det)
+	return out, det.cost, det.hasCost, err
+}
+
+// evalInto is Eval with the details it fills given (nil: none); ran
+// reports whether the evaluation started (celwasm patch).
+func (p *prog) evalInto(input any, det *EvalDetails) (out ref.Val, ran bool, err error) {
 	// Configure error recovery for unexpected panics during evaluation. Note, the use of named
 	// return values makes it possible to modify the error response during the recovery
 	// function.
@@ -342,14 +375,14 @@ func (p *prog) Eval(input any) (out ref.Val, det *EvalDetails, err error) {
 	} else {
 		frame, err = p.newExecutionFrame(input)
 		if err != nil {
-			return nil, nil, err
+			return nil, false, err
 		}
 		defer frame.Close()
 	}
+	ran = true
 	// celwasm patch: runs before the frame is closed, also after a panic.
 	defer func() { det.keepCost() }()
-	if p.observable != nil {
-		det = &EvalDetails{}
+	if p.observable != nil && det != nil {
 		out = p.observable.ObserveExec(frame, func(observed any) {
 			switch o := observed.(type) {
 			case interpreter.EvalState:

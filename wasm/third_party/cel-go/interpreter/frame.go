@@ -86,6 +86,16 @@ func NewExecutionFrame(input any) (*ExecutionFrame, error) {
 	return f, nil
 }
 
+// NewActivationFrame is NewExecutionFrame of an Activation, without its
+// type switch over the input: on WebAssembly, which has no
+// interface-switch cache, that switch is an itab lookup per evaluation
+// (celwasm patch).
+func NewActivationFrame(a Activation) *ExecutionFrame {
+	f := frameStack.Get().(*ExecutionFrame)
+	f.Activation = a
+	return f
+}
+
 // SetContext sets the context for the execution frame.
 func (f *ExecutionFrame) SetContext(ctx context.Context, interruptCheckFrequency uint) error {
 	if f.parent != nil {
