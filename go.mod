@@ -139,7 +139,7 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
-// cel-go v0.29.2 (the version k8s.io/apiserver v0.37.2 pins) with nine
+// cel-go v0.29.2 (the version k8s.io/apiserver v0.37.2 pins) with ten
 // patches; see wasm/third_party/cel-go/PATCHES.md.
 replace github.com/google/cel-go => ./wasm/third_party/cel-go
 

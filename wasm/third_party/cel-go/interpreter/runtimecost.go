@@ -338,7 +338,7 @@ func (c *CostTracker) reuse(template *CostTracker) {
 
 // maxKeptStack is the most stack entries a pooled tracker keeps between
 // evaluations (celwasm patch, CostTrackerTemplate); a larger stack is
-// dropped rather than cleared by every later evaluation.
+// dropped rather than held by an idle pooled tracker.
 const maxKeptStack = 1024
 
 // release clears the references the stack holds, so that a pooled tracker
@@ -347,9 +347,10 @@ func (s *refValStack) release() {
 	if cap(s.items) > maxKeptStack {
 		s.items = nil
 	} else {
-		clear(s.items[:cap(s.items)])
+		clear(s.items[:s.used])
 		s.items = s.items[:0]
 	}
+	s.used = 0
 	s.counts = nil
 	clear(s.args)
 }
@@ -484,6 +485,9 @@ type refValStack struct {
 	items  []stackVal
 	counts map[int64]int
 	args   []ref.Val
+	// used is the most entries the stack has held since release, which
+	// clears only those (celwasm patch).
+	used int
 }
 
 // countThreshold is the depth from which IDs are counted.
@@ -491,6 +495,7 @@ const countThreshold = 64
 
 func (s *refValStack) push(val ref.Val, id int64) {
 	s.items = append(s.items, stackVal{Val: val, ID: id})
+	s.used = max(s.used, len(s.items))
 	if s.counts != nil {
 		s.counts[id]++
 	} else if len(s.items) >= countThreshold {
