@@ -124,13 +124,15 @@ func TypedToVal(val interface{}, schema Schema) ref.Val {
 		}
 		return &typedMap{value: v, valuesSchema: schema.AdditionalProperties().Schema()}
 	case reflect.Struct:
-		if schema.Properties() == nil {
+		// celwasm patch: the properties are built once per value, not on every lookup.
+		props := schema.Properties()
+		if props == nil {
 			return types.NewErr("invalid schema for struct type: %v", schema)
 		}
 		return &typedStruct{
 			value: v,
 			propSchema: func(key string) (Schema, bool) {
-				if schema, ok := schema.Properties()[key]; ok {
+				if schema, ok := props[key]; ok {
 					return schema, true
 				}
 				return nil, false

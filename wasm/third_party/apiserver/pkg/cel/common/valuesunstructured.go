@@ -60,19 +60,22 @@ func UnstructuredToVal(unstructured interface{}, schema Schema) ref.Val {
 		if !ok {
 			return types.NewErr("invalid data, expected a map for the provided schema with type=object")
 		}
-		if schema.IsXEmbeddedResource() || schema.Properties() != nil {
-			if schema.IsXEmbeddedResource() {
-				schema = schema.WithTypeAndObjectMeta()
-			}
+		// celwasm patch: the properties are built once per value, not on every lookup.
+		embedded := schema.IsXEmbeddedResource()
+		if embedded {
+			schema = schema.WithTypeAndObjectMeta()
+		}
+		if props := schema.Properties(); embedded || props != nil {
 			return &unstructuredMap{
 				value:  m,
 				schema: schema,
 				propSchema: func(key string) (Schema, bool) {
-					if schema, ok := schema.Properties()[key]; ok {
+					if schema, ok := props[key]; ok {
 						return schema, true
 					}
 					return nil, false
 				},
+				isObject: props != nil,
 			}
 		}
 		if schema.AdditionalProperties() != nil && schema.AdditionalProperties().Schema() != nil {
@@ -562,6 +565,8 @@ type unstructuredMap struct {
 	schema Schema
 	// propSchema finds the schema to use for a particular map key.
 	propSchema func(key string) (Schema, bool)
+	// celwasm patch: schema.Properties() != nil, known when the value is made.
+	isObject bool
 }
 
 var _ = traits.Mapper(&unstructuredMap{})
@@ -651,7 +656,7 @@ func (t *unstructuredMap) Get(key ref.Val) ref.Val {
 }
 
 func (t *unstructuredMap) Iterator() traits.Iterator {
-	isObject := t.schema.Properties() != nil
+	isObject := t.isObject
 	keys := make([]ref.Val, len(t.value))
 	i := 0
 	for k := range t.value {
@@ -690,7 +695,7 @@ func (t *unstructuredMap) Size() ref.Val {
 }
 
 func (t *unstructuredMap) Find(key ref.Val) (ref.Val, bool) {
-	isObject := t.schema.Properties() != nil
+	isObject := t.isObject
 	keyStr, ok := key.(types.String)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(key), true
