@@ -101,9 +101,11 @@ test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke tes
 # concurrent host tests (host/envoy, the filter in Envoy, runs in
 # test-proxywasm). The cel-go fork: its patch tests (the fork keeps no other
 # tests), natively and, for the interpreter and cel packages, also built for
-# wasip1 and run by wazero's CLI (patch 0008 changes only that build), and
-# the check that it is upstream v0.29.2 plus patches/*.patch (the klog
-# copy's check runs in test-proxywasm). The CRD differential test
+# wasip1 and run by wazero's CLI (patch 0008 changes only that build), with
+# the batch tests that require the handler to keep no reference into a
+# request (cel-go's pooled objects there are the free list), and the check
+# that it is upstream v0.29.2 plus patches/*.patch (the klog copy's check
+# runs in test-proxywasm). The CRD differential test
 # (conformance/crd) runs once, in conformance-go.
 test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
@@ -112,6 +114,8 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) build -o build/bin/wazero github.com/tetratelabs/wazero/cmd/wazero
 	PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
 		$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec" github.com/google/cel-go/interpreter github.com/google/cel-go/cel
+	PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
+		$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec" -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi)
