@@ -107,15 +107,17 @@ test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke tes
 # that it is upstream v0.29.2 plus patches/*.patch (the klog copy's check
 # runs in test-proxywasm). The CRD differential test
 # (conformance/crd) runs once, in conformance-go.
+# go test of packages built for wasip1 and run by the wazero CLI (build/bin,
+# go.mod's version) through Go's own exec wrapper.
+WASIP1_TEST = PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
+	$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec"
 test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	$(GO) build -o build/bin/wazero github.com/tetratelabs/wazero/cmd/wazero
-	PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec" github.com/google/cel-go/interpreter github.com/google/cel-go/cel
-	PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
-		$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec" -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
+	$(WASIP1_TEST) github.com/google/cel-go/interpreter github.com/google/cel-go/cel
+	$(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi)
