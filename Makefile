@@ -39,7 +39,7 @@ WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod 
 # build with go.mod plus the replace directives of the patched copies only they
 # link (wasm/third_party/modfile.sh); native code keeps go.mod.
 WASM_MOD     := $(BUILD)/wasm.mod
-# The admission module also links the k8s.io/api and client-go copies.
+# The admission module also links the k8s.io/api, client-go and structured-merge-diff copies.
 WASM_MOD_ADMISSION := $(BUILD)/wasm-admission.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 # The expression module, which every host loads at start, and the admission
@@ -58,7 +58,7 @@ tools:
 	@command -v $(GO) >/dev/null || { echo "Go is required (https://go.dev/dl)"; exit 1; }
 
 # The admission module (and the probe that measures what its upstream APIs
-# cost) also build with the k8s.io/api and client-go copies (modfile.sh
+# cost) also build with the k8s.io/api, client-go and structured-merge-diff copies (modfile.sh
 # admission; RATIONALE.md, "Admission module size").
 WASM_ADMISSION_FLAVOURED := celwasm-admission admission-probe
 wasm_flavour = $(if $(filter $(1),$(WASM_ADMISSION_FLAVOURED)),admission)
@@ -120,7 +120,7 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
-	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi)
+	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi structured-merge-diff)
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	$(GO) test -count=1 -run '/^wazero-interpreter$$' ./host
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host

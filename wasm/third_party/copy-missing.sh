@@ -1,26 +1,35 @@
 #!/bin/sh
 # copy-missing.sh [admission] PACKAGE... — copies into the patched copies
-# (wasm/third_party/{api,apiserver,apimachinery,client-go,kube-openapi}) every package of
-# those modules that PACKAGE... link but the copies lack, as upstream has it
-# (non-test Go files from the module cache), until the module build finds
-# them all. With "admission", the build of the admission module (k8s.io/api
-# and client-go copies too). A k8s.io/api package copied this way keeps its
-# protobuf methods; if it calls those of a patched package, strip it as
-# wasm/third_party/api/PATCHES.md says. Run from the repository root.
+# (wasm/third_party/{api,apiserver,apimachinery,client-go,kube-openapi,structured-merge-diff})
+# every package of those modules that PACKAGE... link but the copies lack, as
+# upstream has it (non-test Go files from the module cache), until the module
+# build finds them all. With "admission", the build of the admission module
+# (the k8s.io/api, client-go and structured-merge-diff copies too). A
+# k8s.io/api package copied this way keeps its protobuf methods; if it calls
+# those of a patched package, strip it as wasm/third_party/api/PATCHES.md
+# says. Run from the repository root.
 set -eu
 flavour=
 if [ "${1:-}" = admission ]; then flavour=admission; shift; fi
 mod=build/copy-missing.mod
 GO=${GO:-go} ./wasm/third_party/modfile.sh "$mod" $flavour
+# Each copy's module path, from its go.mod: "module-path copy-directory" lines.
+copies=$(for c in api apiserver apimachinery client-go kube-openapi structured-merge-diff; do
+	echo "$(sed -n 's/^module //p' "wasm/third_party/$c/go.mod") $c"
+done)
 while :; do
 	missing=$(GOOS=wasip1 GOARCH=wasm ${GO:-go} list -modfile="$mod" -e -deps \
-		-f '{{.ImportPath}} {{if .Error}}ERR{{end}}' "$@" |
-		awk '$2 == "ERR" && $1 ~ /^k8s\.io\/(api|apiserver|apimachinery|client-go|kube-openapi)\// {print $1}')
-	[ -z "$missing" ] && break
+		-f '{{.ImportPath}} {{if .Error}}ERR{{end}}' "$@" | awk '$2 == "ERR" {print $1}')
+	found=
 	for p in $missing; do
-		m=$(echo "$p" | cut -d/ -f1-2)
+		copy=$(echo "$copies" | while read -r m c; do
+			case $p in "$m"/*) echo "$m $c" ;; esac
+		done)
+		[ -z "$copy" ] && continue
+		found=1
+		m=${copy% *}
 		rel=${p#"$m"/}
-		dir=wasm/third_party/${m#k8s.io/}/$rel
+		dir=wasm/third_party/${copy#* }/$rel
 		src=$(${GO:-go} mod download -json "$m" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')/$rel
 		echo "copy-missing: $p"
 		mkdir -p "$dir"
@@ -28,4 +37,5 @@ while :; do
 			case $f in *_test.go) ;; *) cp "$f" "$dir/" && chmod 644 "$dir/$(basename "$f")" ;; esac
 		done
 	done
+	[ -z "$found" ] && break
 done

@@ -2,8 +2,9 @@
 # modfile.sh OUT.mod [admission] — writes the go.mod (and OUT.sum) that the
 # WebAssembly module builds use (go build -modfile=OUT.mod): the repository's
 # go.mod plus replace directives for the patched copies that only the modules
-# link. With "admission", also the k8s.io/api copy, which only the admission
-# module links (the other modules' bytes stay as they are).
+# link. With "admission", also the k8s.io/api, client-go and
+# structured-merge-diff copies, which only the admission module links or
+# patches (the other modules' bytes stay as they are).
 # Native code — the engine's tests, the hosts and the kube-apiserver reference
 # of the differential test (conformance/crdref) — keeps go.mod, upstream code.
 # See wasm/third_party/*/PATCHES.md and RATIONALE.md.
@@ -21,7 +22,8 @@ ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
 	-replace=k8s.io/kube-openapi=./wasm/third_party/kube-openapi "$tmp"
 if [ "${2:-}" = admission ]; then
 	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \
-		-replace=k8s.io/client-go=./wasm/third_party/client-go "$tmp"
+		-replace=k8s.io/client-go=./wasm/third_party/client-go \
+		-replace=sigs.k8s.io/structured-merge-diff/v6=./wasm/third_party/structured-merge-diff "$tmp"
 fi
 mv "$tmp.sum" "${out%.mod}.sum"
 mv "$tmp" "$out"

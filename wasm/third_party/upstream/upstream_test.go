@@ -38,6 +38,10 @@ func TestKubeOpenAPICopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "k8s.io/kube-openapi", "../kube-openapi")
 }
 
+func TestStructuredMergeDiffCopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "sigs.k8s.io/structured-merge-diff/v6", "../structured-merge-diff")
+}
+
 // Each copy carries the same patch checker (internal/patchcheck, which its
 // PATCHES.md names): one tool, four copies only because a module's tests
 // cannot import another module's internal package.

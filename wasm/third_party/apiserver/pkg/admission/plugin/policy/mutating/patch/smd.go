@@ -185,7 +185,7 @@ func findAtomics(path []fieldpath.PathElement, s *schema.Schema, tr schema.TypeR
 			if a.Map.ElementRelationship == schema.Atomic {
 				atomics = append(atomics, pathString(path))
 			}
-			v.AsMap().Iterate(func(key string, val value.Value) bool {
+			value.MapZip(v.AsMap(), nil, value.LexicalKeyOrder, func(key string, val, _ value.Value) bool {
 				pe := fieldpath.PathElement{FieldName: &key}
 				if sf, ok := a.Map.FindField(key); ok {
 					tr = sf.Type
