@@ -1,6 +1,7 @@
 package common_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/cel-go/common/types"
@@ -13,9 +14,11 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
-// TestValuesPatchIsOnlyTheDeclaredEdits: the two files are upstream's
-// with the properties taken once per converted value, and an unstructured
-// map's isObject known when it is made (PATCHES.md, "cel/common").
+// TestValuesPatchIsOnlyTheDeclaredEdits: the files are upstream's with the
+// properties taken once per converted value, an unstructured map's isObject
+// known when it is made, and every map and object iterator's keys sorted
+// (PATCHES.md, "cel/common: an object's properties built once per value"
+// and "cel/common: maps iterated in key order").
 func TestValuesPatchIsOnlyTheDeclaredEdits(t *testing.T) {
 	patchcheck.Check(t, "../../..", patchcheck.Patch{
 		File: "pkg/cel/common/valuesunstructured.go",
@@ -27,6 +30,7 @@ func TestValuesPatchIsOnlyTheDeclaredEdits(t *testing.T) {
 				"\t\t\t\t\treturn nil, false\n\t\t\t\t},\n\t\t\t\tisObject: props != nil,\n\t\t\t}\n\t\t}\n\t\tif schema.AdditionalProperties()"},
 			{"\tpropSchema func(key string) (Schema, bool)\n}\n", "\tpropSchema func(key string) (Schema, bool)\n\tisObject   bool\n}\n"},
 			{"\tisObject := t.schema.Properties() != nil\n", "\tisObject := t.isObject\n"},
+			{"\treturn &mapIterator{unstructuredMap: t, keys: keys}\n", "\tsortStringVals(keys[:i])\n\treturn &mapIterator{unstructuredMap: t, keys: keys}\n"},
 		},
 	})
 	patchcheck.Check(t, "../../..", patchcheck.Patch{
@@ -34,6 +38,14 @@ func TestValuesPatchIsOnlyTheDeclaredEdits(t *testing.T) {
 		Replace: [][2]string{
 			{"\t\tif schema.Properties() == nil {\n", "\t\tprops := schema.Properties()\n\t\tif props == nil {\n"},
 			{"if schema, ok := schema.Properties()[key]; ok {", "if schema, ok := props[key]; ok {"},
+			{"\treturn &mapIter{typedMap: t, keys: keys}\n", "\tsortStringVals(keys)\n\treturn &mapIter{typedMap: t, keys: keys}\n"},
+		},
+	})
+	patchcheck.Check(t, "../../..", patchcheck.Patch{
+		File: "pkg/cel/common/valuesschemalesstyped.go",
+		Replace: [][2]string{
+			{"keys: m.value.MapKeys(), idx: 0}", "keys: sortReflectKeys(m.value.MapKeys()), idx: 0}"},
+			{"\treturn &reflectSchemalessTypedStructIterator{", "\tsortNames(keys)\n\treturn &reflectSchemalessTypedStructIterator{"},
 		},
 	})
 }
@@ -144,5 +156,73 @@ func TestValuesPatchReadsPropertiesOnce(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("3 reads of a typed struct built its properties %d times, want 1", calls)
+	}
+}
+
+// iterate returns the keys v's iterator yields.
+func iterate(t *testing.T, v ref.Val) []string {
+	var keys []string
+	for it := v.(traits.Iterable).Iterator(); it.HasNext() == types.True; {
+		k, ok := it.Next().(types.String)
+		if !ok {
+			t.Fatalf("%T iterator yielded a non-string key", v)
+		}
+		keys = append(keys, string(k))
+	}
+	return keys
+}
+
+// TestKeyOrderPatchIteratesInKeyOrder: every map and object value the
+// Kubernetes libraries make (unstructured with and without properties,
+// typed with a schema, schemaless typed maps and structs) iterates its keys
+// sorted, the same on every call; upstream used Go's map order, so a
+// comprehension's result, first error and cost changed between calls.
+func TestKeyOrderPatchIteratesInKeyOrder(t *testing.T) {
+	names := []string{"q", "b", "z", "a", "m", "c", "y", "d", "x", "e", "w", "f", "v", "g", "u", "h"}
+	doc := map[string]any{}
+	strs := map[string]string{}
+	props := map[string]spec.Schema{}
+	for _, n := range names {
+		doc[n], strs[n], props[n] = n, n, scalar("string")
+	}
+	doc["a-b"], props["a-b"] = "x", scalar("string") // escaped: a__dash__b
+	additional := &spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"},
+		AdditionalProperties: &spec.SchemaOrBool{Allows: true, Schema: &spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"string"}}}}}}
+	type fields struct {
+		Zeta  string `json:"zeta"`
+		Alpha string `json:"alpha"`
+		Mu    string `json:"mu"`
+		Beta  string `json:"beta"`
+		Omit  string `json:"omit,omitempty"`
+		Gamma string `json:"gamma"`
+	}
+	values := map[string]func() ref.Val{
+		"unstructured object": func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: object(props)}) },
+		"unstructured map":    func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: additional}) },
+		"typed map":           func() ref.Val { return common.TypedToVal(strs, &openapi.Schema{Schema: additional}) },
+		"schemaless map":      func() ref.Val { return common.SchemalessTypedToVal(strs) },
+		"schemaless struct": func() ref.Val {
+			return common.SchemalessTypedToVal(fields{Zeta: "z", Alpha: "a", Mu: "m", Beta: "b", Gamma: "g"})
+		},
+	}
+	wants := map[string]int{"unstructured object": 17, "unstructured map": 17, "typed map": 16, "schemaless map": 16, "schemaless struct": 5}
+	for name, mk := range values {
+		first := iterate(t, mk())
+		if len(first) != wants[name] {
+			t.Fatalf("%s: %d keys %v, want %d", name, len(first), first, wants[name])
+		}
+		for i := 1; i < len(first); i++ {
+			if first[i-1] >= first[i] {
+				t.Fatalf("%s: keys not sorted: %v", name, first)
+			}
+		}
+		for i := 0; i < 50; i++ {
+			if got := iterate(t, mk()); strings.Join(got, ",") != strings.Join(first, ",") {
+				t.Fatalf("%s: iteration %d gave %v, then %v", name, i, first, got)
+			}
+		}
+	}
+	if got := iterate(t, values["unstructured object"]()); got[0] != "a" || got[1] != "a__dash__b" {
+		t.Fatalf("object keys are sorted as CEL sees them (escaped): %v", got)
 	}
 }

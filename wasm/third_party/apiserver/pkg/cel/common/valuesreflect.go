@@ -895,6 +895,7 @@ func (t *typedMap) Iterator() traits.Iterator {
 	for i, k := range t.value.MapKeys() {
 		keys[i] = types.String(k.String())
 	}
+	sortStringVals(keys)
 	return &mapIter{typedMap: t, keys: keys}
 }
 

@@ -374,7 +374,7 @@ func (m *reflectSchemalessTypedMap) Get(key ref.Val) ref.Val {
 }
 
 func (m *reflectSchemalessTypedMap) Iterator() traits.Iterator {
-	return &reflectSchemalessTypedMapIterator{reflectSchemalessTypedMap: m, keys: m.value.MapKeys(), idx: 0}
+	return &reflectSchemalessTypedMapIterator{reflectSchemalessTypedMap: m, keys: sortReflectKeys(m.value.MapKeys()), idx: 0}
 }
 
 func (m *reflectSchemalessTypedMap) Size() ref.Val {
@@ -542,6 +542,7 @@ func (s *reflectSchemalessTypedStruct) Iterator() traits.Iterator {
 			keys = append(keys, string(fieldName))
 		}
 	}
+	sortNames(keys)
 	return &reflectSchemalessTypedStructIterator{reflectSchemalessTypedStruct: s, keys: keys, idx: 0}
 }
 

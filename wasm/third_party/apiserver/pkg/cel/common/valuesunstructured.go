@@ -671,6 +671,7 @@ func (t *unstructuredMap) Iterator() traits.Iterator {
 			i++
 		}
 	}
+	sortStringVals(keys[:i])
 	return &mapIterator{unstructuredMap: t, keys: keys}
 }
 
