@@ -68,3 +68,42 @@ func TestCRDValidationCancellation(t *testing.T) {
 		}
 	})
 }
+
+// labelsCRD's rules show the order in which CEL walks a map: kube-apiserver
+// walks it in Go's map order, the modules in key order (the apiserver
+// copy's "cel/common: maps iterated in key order").
+const labelsCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+ "metadata":{"name":"things.example.com"},
+ "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"things","singular":"thing","kind":"Thing","listKind":"ThingList"},
+  "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+   "spec":{"type":"object","properties":{"labels":{"type":"object","maxProperties":10,
+    "additionalProperties":{"type":"string","maxLength":10},
+    "x-kubernetes-validations":[
+     {"rule":"false","messageExpression":"'first key: ' + self.map(k, k)[0]"},
+     {"rule":"self.exists(k, k == 'a')"}]}}}}}}}]}}`
+
+// TestCRDRulesIterateMapsInKeyOrder: the same object validated again and
+// again gives the same result, with the map's keys walked in sorted order.
+func TestCRDRulesIterateMapsInKeyOrder(t *testing.T) {
+	obj := json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t","namespace":"default"},
+	 "spec":{"labels":{"q":"1","e":"2","x":"3","a":"4","m":"5","c":"6","z":"7","b":"8"}}}`)
+	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+		crd := newRT(celwasm.WithInstances(1)).NewCRD([]byte(labelsCRD))
+		var first []byte
+		for i := 0; i < 20; i++ {
+			res, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: obj}})
+			if err != nil || len(res.Results) != 1 {
+				t.Fatalf("validate: %+v %v", res, err)
+			}
+			got, _ := json.Marshal(res.Results[0])
+			if i == 0 {
+				first = got
+				if !strings.Contains(string(got), "first key: a") {
+					t.Fatalf("the map's first key is not its least: %s", got)
+				}
+			} else if string(got) != string(first) {
+				t.Fatalf("call %d:\n%s\nthen\n%s", i, first, got)
+			}
+		}
+	})
+}
