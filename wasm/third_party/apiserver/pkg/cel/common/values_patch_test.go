@@ -111,10 +111,7 @@ func TestValuesPatchReadsPropertiesOnce(t *testing.T) {
 	if got := ov.Get(types.String("a__dash__b")); got != types.String("x") {
 		t.Fatalf("a__dash__b = %v", got)
 	}
-	var keys []string
-	for it := ov.Iterator(); it.HasNext() == types.True; {
-		keys = append(keys, string(it.Next().(types.String)))
-	}
+	keys := iterate(t, ov)
 	if len(keys) != 2 || (keys[0] != "a__dash__b" && keys[1] != "a__dash__b") {
 		t.Fatalf("keys %v, want a__dash__b among them", keys)
 	}
@@ -196,33 +193,36 @@ func TestKeyOrderPatchIteratesInKeyOrder(t *testing.T) {
 		Omit  string `json:"omit,omitempty"`
 		Gamma string `json:"gamma"`
 	}
-	values := map[string]func() ref.Val{
-		"unstructured object": func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: object(props)}) },
-		"unstructured map":    func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: additional}) },
-		"typed map":           func() ref.Val { return common.TypedToVal(strs, &openapi.Schema{Schema: additional}) },
-		"schemaless map":      func() ref.Val { return common.SchemalessTypedToVal(strs) },
-		"schemaless struct": func() ref.Val {
+	cases := []struct {
+		name string
+		keys int
+		make func() ref.Val
+	}{
+		{"unstructured object", 17, func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: object(props)}) }},
+		{"unstructured map", 17, func() ref.Val { return common.UnstructuredToVal(doc, &openapi.Schema{Schema: additional}) }},
+		{"typed map", 16, func() ref.Val { return common.TypedToVal(strs, &openapi.Schema{Schema: additional}) }},
+		{"schemaless map", 16, func() ref.Val { return common.SchemalessTypedToVal(strs) }},
+		{"schemaless struct", 5, func() ref.Val {
 			return common.SchemalessTypedToVal(fields{Zeta: "z", Alpha: "a", Mu: "m", Beta: "b", Gamma: "g"})
-		},
+		}},
 	}
-	wants := map[string]int{"unstructured object": 17, "unstructured map": 17, "typed map": 16, "schemaless map": 16, "schemaless struct": 5}
-	for name, mk := range values {
-		first := iterate(t, mk())
-		if len(first) != wants[name] {
-			t.Fatalf("%s: %d keys %v, want %d", name, len(first), first, wants[name])
+	for _, c := range cases {
+		first := iterate(t, c.make())
+		if len(first) != c.keys {
+			t.Fatalf("%s: %d keys %v, want %d", c.name, len(first), first, c.keys)
 		}
 		for i := 1; i < len(first); i++ {
 			if first[i-1] >= first[i] {
-				t.Fatalf("%s: keys not sorted: %v", name, first)
+				t.Fatalf("%s: keys not sorted: %v", c.name, first)
 			}
 		}
 		for i := 0; i < 50; i++ {
-			if got := iterate(t, mk()); strings.Join(got, ",") != strings.Join(first, ",") {
-				t.Fatalf("%s: iteration %d gave %v, then %v", name, i, first, got)
+			if got := iterate(t, c.make()); strings.Join(got, ",") != strings.Join(first, ",") {
+				t.Fatalf("%s: iteration %d gave %v, then %v", c.name, i, first, got)
 			}
 		}
 	}
-	if got := iterate(t, values["unstructured object"]()); got[0] != "a" || got[1] != "a__dash__b" {
+	if got := iterate(t, cases[0].make()); got[0] != "a" || got[1] != "a__dash__b" {
 		t.Fatalf("object keys are sorted as CEL sees them (escaped): %v", got)
 	}
 }
