@@ -227,3 +227,27 @@ func TestSameBytesAsHandler(t *testing.T) {
 		}
 	}
 }
+
+// The plugin links the modules' patched Kubernetes copies, as every raw
+// module does (wasm/third_party/modfile.sh): a CRD rule walks a map in key
+// order, so the same object gives the same bytes on every call, as in the
+// other hosts (host/crd_test.go's TestCRDRulesIterateMapsInKeyOrder).
+func TestCRDRulesIterateMapsInKeyOrder(t *testing.T) {
+	in := instance(t, load(t, Options{}))
+	const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"things.example.com"},` +
+		`"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"things","singular":"thing","kind":"Thing","listKind":"ThingList"},` +
+		`"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{` +
+		`"spec":{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"},` +
+		`"x-kubernetes-validations":[{"rule":"false","messageExpression":"'first key: ' + self.map(k, k)[0]"}]}}}}}}}]}}`
+	req := `{"crd":` + crd + `,"version":"v1","objects":[{"object":{"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t","namespace":"default"},` +
+		`"spec":{"labels":{"q":"1","e":"2","x":"3","a":"4","m":"5","c":"6","z":"7","b":"8"}}}}]}`
+	first := call(t, in, "validate", req)
+	if !strings.Contains(first, "first key: a") {
+		t.Fatalf("the map's first key is not its least: %.500s", first)
+	}
+	for i := 1; i < 20; i++ {
+		if got := call(t, in, "validate", req); got != first {
+			t.Fatalf("call %d:\n%.500s\nthen\n%.500s", i, first, got)
+		}
+	}
+}
