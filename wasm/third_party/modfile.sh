@@ -2,7 +2,7 @@
 # modfile.sh OUT.mod [admission] — writes the go.mod (and OUT.sum) that the
 # WebAssembly module builds use (go build -modfile=OUT.mod): the repository's
 # go.mod plus replace directives for the patched copies that only the modules
-# link. With "admission", also the k8s.io/api, client-go and
+# link (Kubernetes' and CloudEvents SQL's). With "admission", also the k8s.io/api, client-go and
 # structured-merge-diff copies, which only the admission module links or
 # patches (the other modules' bytes stay as they are).
 # Native code — the engine's tests, the hosts and the kube-apiserver reference
@@ -19,7 +19,8 @@ cp go.mod "$tmp"
 cp go.sum "$tmp.sum"
 ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
 	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery \
-	-replace=k8s.io/kube-openapi=./wasm/third_party/kube-openapi "$tmp"
+	-replace=k8s.io/kube-openapi=./wasm/third_party/kube-openapi \
+	-replace=github.com/cloudevents/sdk-go/sql/v2=./wasm/third_party/cloudevents-sql "$tmp"
 if [ "${2:-}" = admission ]; then
 	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \
 		-replace=k8s.io/client-go=./wasm/third_party/client-go \

@@ -42,6 +42,10 @@ func TestStructuredMergeDiffCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "sigs.k8s.io/structured-merge-diff/v6", "../structured-merge-diff")
 }
 
+func TestCloudEventsSQLCopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "github.com/cloudevents/sdk-go/sql/v2", "../cloudevents-sql")
+}
+
 // Each copy carries the same patch checker (internal/patchcheck, which its
 // PATCHES.md names): one tool, four copies only because a module's tests
 // cannot import another module's internal package.
@@ -82,9 +86,11 @@ func checkCopy(t *testing.T, module, copyDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A file is named with its path in the module: `dir/file.go`, or
+	// `./file.go` for one in the module's root directory.
 	declared := map[string]bool{}
-	for _, m := range regexp.MustCompile("`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\\.go)`").FindAllSubmatch(notes, -1) {
-		declared[string(m[1])] = true
+	for _, m := range regexp.MustCompile("`(\\./[A-Za-z0-9_.-]+\\.go|[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\\.go)`").FindAllSubmatch(notes, -1) {
+		declared[strings.TrimPrefix(string(m[1]), "./")] = true
 	}
 	// Dropped files: named in a paragraph starting "Dropped:", absent from the copy.
 	dropped := map[string]bool{}
