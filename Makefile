@@ -120,7 +120,7 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
-	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery api client-go kube-openapi structured-merge-diff cloudevents-sql)
+	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery apiextensions-apiserver api client-go kube-openapi structured-merge-diff cloudevents-sql)
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) github.com/cloudevents/sdk-go/sql/v2/test
 	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race ./host/...
 	$(GO) test -count=1 -run '/^wazero-interpreter$$' ./host

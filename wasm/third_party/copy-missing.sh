@@ -1,6 +1,6 @@
 #!/bin/sh
 # copy-missing.sh [admission] PACKAGE... — copies into the patched copies
-# (wasm/third_party/{api,apiserver,apimachinery,client-go,kube-openapi,structured-merge-diff,cloudevents-sql})
+# (wasm/third_party/{api,apiserver,apimachinery,apiextensions-apiserver,client-go,kube-openapi,structured-merge-diff,cloudevents-sql})
 # every package of those modules that PACKAGE... link but the copies lack, as
 # upstream has it (non-test Go files from the module cache), until the module
 # build finds them all. With "admission", the build of the admission module
@@ -14,7 +14,7 @@ if [ "${1:-}" = admission ]; then flavour=admission; shift; fi
 mod=build/copy-missing.mod
 GO=${GO:-go} ./wasm/third_party/modfile.sh "$mod" $flavour
 # Each copy's module path, from its go.mod: "module-path copy-directory" lines.
-copies=$(for c in api apiserver apimachinery client-go kube-openapi structured-merge-diff cloudevents-sql; do
+copies=$(for c in api apiserver apimachinery apiextensions-apiserver client-go kube-openapi structured-merge-diff cloudevents-sql; do
 	echo "$(sed -n 's/^module //p' "wasm/third_party/$c/go.mod") $c"
 done)
 while :; do

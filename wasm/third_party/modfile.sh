@@ -20,6 +20,7 @@ cp go.sum "$tmp.sum"
 ${GO:-go} mod edit -replace=k8s.io/apiserver=./wasm/third_party/apiserver \
 	-replace=k8s.io/apimachinery=./wasm/third_party/apimachinery \
 	-replace=k8s.io/kube-openapi=./wasm/third_party/kube-openapi \
+	-replace=k8s.io/apiextensions-apiserver=./wasm/third_party/apiextensions-apiserver \
 	-replace=github.com/cloudevents/sdk-go/sql/v2=./wasm/third_party/cloudevents-sql "$tmp"
 if [ "${2:-}" = admission ]; then
 	${GO:-go} mod edit -replace=k8s.io/api=./wasm/third_party/api \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # patch-tests.sh COPY... — the import paths of the packages of the patched
 # copies in wasm/third_party (apiserver, apimachinery, api, client-go,
-# kube-openapi, structured-merge-diff, cloudevents-sql) that carry a *_patch_test.go, for
+# apiextensions-apiserver, kube-openapi, structured-merge-diff, cloudevents-sql) that carry a *_patch_test.go, for
 # go test -modfile -run Patch (make test-go).
 # Run from the repository root.
 set -eu

@@ -42,12 +42,16 @@ func TestStructuredMergeDiffCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "sigs.k8s.io/structured-merge-diff/v6", "../structured-merge-diff")
 }
 
+func TestAPIExtensionsAPIServerCopyIsUpstreamPlusPatches(t *testing.T) {
+	checkCopy(t, "k8s.io/apiextensions-apiserver", "../apiextensions-apiserver")
+}
+
 func TestCloudEventsSQLCopyIsUpstreamPlusPatches(t *testing.T) {
 	checkCopy(t, "github.com/cloudevents/sdk-go/sql/v2", "../cloudevents-sql")
 }
 
 // Each copy carries the same patch checker (internal/patchcheck, which its
-// PATCHES.md names): one tool, four copies only because a module's tests
+// PATCHES.md names): one tool, five copies only because a module's tests
 // cannot import another module's internal package.
 func TestPatchcheckCopiesAreTheSame(t *testing.T) {
 	for _, f := range []string{"patchcheck.go", "patchcheck_patch_test.go"} {
@@ -55,7 +59,7 @@ func TestPatchcheckCopiesAreTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []string{"apimachinery", "api", "client-go"} {
+		for _, c := range []string{"apimachinery", "apiextensions-apiserver", "api", "client-go"} {
 			got, err := os.ReadFile(filepath.Join("..", c, "internal/patchcheck", f))
 			if err != nil || !bytes.Equal(got, want) {
 				t.Errorf("%s/internal/patchcheck/%s differs from apiserver's (%v)", c, f, err)
