@@ -107,3 +107,61 @@ func TestCRDRulesIterateMapsInKeyOrder(t *testing.T) {
 		}
 	})
 }
+
+// budgetCRD: twenty strings whose rules each cost about a sixteenth of the
+// object's runtime cost budget (a regular expression's cost grows with its
+// length and the string's, its time much less: the long alternative fails
+// at its first character), so the budget runs out part-way through spec.
+func budgetCRD() []byte {
+	props := make([]string, 0, 20)
+	for c := 'a'; c < 'a'+20; c++ {
+		props = append(props, fmt.Sprintf(`"%c":{"type":"string","maxLength":%d,
+		 "x-kubernetes-validations":[{"rule":"self.matches('^(ab|%s)*$')"}]}`, c, budgetString, strings.Repeat("z", 1000)))
+	}
+	return []byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+	 "metadata":{"name":"budgets.example.com"},
+	 "spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"budgets","singular":"budget","kind":"Budget","listKind":"BudgetList"},
+	  "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+	   "spec":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}}}}]}}`)
+}
+
+const budgetString = 24000
+
+// TestCRDBudgetRunsOutInKeyOrder: when an object's rules spend the cost
+// budget, the rules that ran are those of its first fields in key order (the
+// apiextensions-apiserver copy's "schema/cel: fields validated in key
+// order"), so the same object gives the same errors and cost every time.
+func TestCRDBudgetRunsOutInKeyOrder(t *testing.T) {
+	value := `"` + strings.Repeat("ab", budgetString/2) + `"`
+	fields := make([]string, 0, 20)
+	for c := 'a' + 19; c >= 'a'; c-- {
+		fields = append(fields, fmt.Sprintf(`"%c":%s`, c, value))
+	}
+	obj := json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Budget","metadata":{"name":"b","namespace":"default"},
+	 "spec":{` + strings.Join(fields, ",") + `}}`)
+	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
+		crd := newRT(celwasm.WithInstances(1)).NewCRD(budgetCRD())
+		var first []byte
+		for i := 0; i < 5; i++ {
+			res, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: obj}})
+			if err != nil || len(res.Results) != 1 {
+				t.Fatalf("validate: %+v %v", res, err)
+			}
+			r := res.Results[0]
+			got, _ := json.Marshal(r)
+			if i == 0 {
+				first = got
+				// Each rule costs 607,200 (2,400 for the string's length times
+				// 253 for the expression's): sixteen fit in the budget, so the
+				// seventeenth field in key order, q, is where it runs out.
+				if !r.CostExceeded || len(r.Errors) != 1 || r.Errors[0].Field != "spec.q" ||
+					!strings.Contains(r.Errors[0].Message, "running out of cost budget") {
+					t.Fatalf("want the budget to run out at spec.q: %s", got)
+				}
+				t.Logf("cost %d; %s: %s", r.Cost, r.Errors[0].Field, r.Errors[0].Message)
+			} else if string(got) != string(first) {
+				t.Fatalf("call %d:\n%s\nthen\n%s", i, first, got)
+			}
+		}
+	})
+}
