@@ -2,7 +2,6 @@ package cel
 
 import (
 	"iter"
-	"maps"
 	"slices"
 )
 
@@ -12,7 +11,12 @@ import (
 // (celwasm patch, PATCHES.md "schema/cel: fields validated in key order").
 func inKeyOrder(obj map[string]interface{}) iter.Seq2[string, interface{}] {
 	return func(yield func(string, interface{}) bool) {
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
+		keys := make([]string, 0, len(obj)) // one allocation per object
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			if !yield(k, obj[k]) {
 				return
 			}
