@@ -88,24 +88,32 @@ func TestCRDRulesIterateMapsInKeyOrder(t *testing.T) {
 	obj := json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Thing","metadata":{"name":"t","namespace":"default"},
 	 "spec":{"labels":{"q":"1","e":"2","x":"3","a":"4","m":"5","c":"6","z":"7","b":"8"}}}`)
 	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
-		crd := newRT(celwasm.WithInstances(1)).NewCRD([]byte(labelsCRD))
-		var first []byte
-		for i := 0; i < 20; i++ {
-			res, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: obj}})
-			if err != nil || len(res.Results) != 1 {
-				t.Fatalf("validate: %+v %v", res, err)
-			}
-			got, _ := json.Marshal(res.Results[0])
-			if i == 0 {
-				first = got
-				if !strings.Contains(string(got), "first key: a") {
-					t.Fatalf("the map's first key is not its least: %s", got)
-				}
-			} else if string(got) != string(first) {
-				t.Fatalf("call %d:\n%s\nthen\n%s", i, first, got)
-			}
+		_, got := validateAlike(t, newRT(celwasm.WithInstances(1)).NewCRD([]byte(labelsCRD)), obj, 20)
+		if !strings.Contains(string(got), "first key: a") {
+			t.Fatalf("the map's first key is not its least: %s", got)
 		}
 	})
+}
+
+// validateAlike validates obj n times and fails unless every result has the
+// same JSON; it returns the first result and its JSON.
+func validateAlike(t *testing.T, crd *celwasm.CRD, obj json.RawMessage, n int) (celwasm.ObjectResult, []byte) {
+	t.Helper()
+	var first celwasm.ObjectResult
+	var firstJSON []byte
+	for i := 0; i < n; i++ {
+		res, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: obj}})
+		if err != nil || len(res.Results) != 1 {
+			t.Fatalf("validate: %+v %v", res, err)
+		}
+		got, _ := json.Marshal(res.Results[0])
+		if i == 0 {
+			first, firstJSON = res.Results[0], got
+		} else if string(got) != string(firstJSON) {
+			t.Fatalf("call %d:\n%s\nthen\n%s", i, firstJSON, got)
+		}
+	}
+	return first, firstJSON
 }
 
 // budgetCRD: twenty strings whose rules each cost about a sixteenth of the
@@ -140,28 +148,14 @@ func TestCRDBudgetRunsOutInKeyOrder(t *testing.T) {
 	obj := json.RawMessage(`{"apiVersion":"example.com/v1","kind":"Budget","metadata":{"name":"b","namespace":"default"},
 	 "spec":{` + strings.Join(fields, ",") + `}}`)
 	forEachEngine(t, func(t *testing.T, newRT func(...celwasm.Option) *celwasm.Runtime) {
-		crd := newRT(celwasm.WithInstances(1)).NewCRD(budgetCRD())
-		var first []byte
-		for i := 0; i < 5; i++ {
-			res, err := crd.Validate(context.Background(), []celwasm.CRDObject{{Object: obj}})
-			if err != nil || len(res.Results) != 1 {
-				t.Fatalf("validate: %+v %v", res, err)
-			}
-			r := res.Results[0]
-			got, _ := json.Marshal(r)
-			if i == 0 {
-				first = got
-				// Each rule costs 607,200 (2,400 for the string's length times
-				// 253 for the expression's): sixteen fit in the budget, so the
-				// seventeenth field in key order, q, is where it runs out.
-				if !r.CostExceeded || len(r.Errors) != 1 || r.Errors[0].Field != "spec.q" ||
-					!strings.Contains(r.Errors[0].Message, "running out of cost budget") {
-					t.Fatalf("want the budget to run out at spec.q: %s", got)
-				}
-				t.Logf("cost %d; %s: %s", r.Cost, r.Errors[0].Field, r.Errors[0].Message)
-			} else if string(got) != string(first) {
-				t.Fatalf("call %d:\n%s\nthen\n%s", i, first, got)
-			}
+		r, got := validateAlike(t, newRT(celwasm.WithInstances(1)).NewCRD(budgetCRD()), obj, 5)
+		// Each rule costs 607,200 (2,400 for the string's length times 253
+		// for the expression's): sixteen fit in the budget, so the seventeenth
+		// field in key order, q, is where it runs out.
+		if !r.CostExceeded || len(r.Errors) != 1 || r.Errors[0].Field != "spec.q" ||
+			!strings.Contains(r.Errors[0].Message, "running out of cost budget") {
+			t.Fatalf("want the budget to run out at spec.q: %s", got)
 		}
+		t.Logf("cost %d; %s: %s", r.Cost, r.Errors[0].Field, r.Errors[0].Message)
 	})
 }
