@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -30,58 +29,9 @@ import (
 	"github.com/celwasm/celwasm/host/module"
 	"github.com/celwasm/celwasm/host/wasmtime"
 	"github.com/celwasm/celwasm/internal/benchdoc"
+	"github.com/celwasm/celwasm/internal/crdbench"
 	"github.com/celwasm/celwasm/wasm/crd"
 )
-
-const (
-	crdFile = "conformance/testdata/crd/kep/crd.yaml"
-	objFile = "conformance/testdata/crd/kep/valid.yaml"
-	items   = 200
-)
-
-// workload builds the 200-item object (from the first valid KEP object) and
-// its update (replicas and one item's name-independent field change).
-func workload() (crd, obj, updated []byte, err error) {
-	crds, err := crdref.ReadDocs(crdFile)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	objs, err := crdref.ReadDocs(objFile)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var o map[string]any
-	if err := json.Unmarshal(objs[0].JSON, &o); err != nil {
-		return nil, nil, nil, err
-	}
-	spec := o["spec"].(map[string]any)
-	var list []any
-	for i := 0; i < items; i++ {
-		list = append(list, map[string]any{"name": "svc" + letters(i), "port": 8000 + i})
-	}
-	spec["items"] = list
-	if obj, err = json.Marshal(o); err != nil {
-		return nil, nil, nil, err
-	}
-	spec["replicas"] = 4
-	spec["counter"] = 6
-	if updated, err = json.Marshal(o); err != nil {
-		return nil, nil, nil, err
-	}
-	return crds[0].JSON, obj, updated, nil
-}
-
-// letters spells i in lowercase letters (item names must match ^[a-z]+$).
-func letters(i int) string {
-	s := ""
-	for {
-		s = string(rune('a'+i%26)) + s
-		i /= 26
-		if i == 0 {
-			return s
-		}
-	}
-}
 
 // outcome is what a path decided, compared across paths.
 type outcome struct {
@@ -111,7 +61,7 @@ func main() {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	crdDoc, obj, updated, err := workload()
+	crdDoc, obj, updated, err := crdbench.Workload(".")
 	check(err)
 
 	native, err := crdref.Load(crdDoc)
@@ -218,7 +168,7 @@ func main() {
 		"(%d bytes; 40 x-kubernetes-validations: the KEP-2876 rule table, transition rules, three rules on every item of a "+
 		"list-type=map list), validated as kube-apiserver validates a request: decoding with pruning and defaulting, "+
 		"object metadata, the OpenAPI schema, list types, then every rule at every node. *Update* replaces the same "+
-		"object (transition rules correlate the %d items by key).", items, len(obj), crdFile, len(crdDoc), items)
+		"object (transition rules correlate the %d items by key).", crdbench.Items, len(obj), crdbench.CRDFile, len(crdDoc), crdbench.Items)
 	s.Contextf("Actual rule cost: %d cost units (create), %d (update), the same on every path; every path gives the same verdict and cost before it is timed.", costs["create"], costs["update"])
 	s.Contextf("The module's per-object time includes sending the CRD with every request and hashing it to find the compiled CRD in the module's cache. The first object, on a fresh runtime, pays for decoding the CRD, checking its rules and compiling the validator.")
 	s.Contextf("Per object: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark); first object: median of %d fresh runs.", *rounds, flag.Lookup("test.benchtime").Value, coldRuns)
