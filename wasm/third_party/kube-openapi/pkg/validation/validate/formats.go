@@ -44,13 +44,17 @@ func (f *formatValidator) Applies(source interface{}, kind reflect.Kind) bool {
 		return false
 	}
 	r := doit()
-	debugLog("format validator for %q applies %t for %T (kind: %v)\n", f.Path, r, source, kind)
+	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		debugLog("format validator for %q applies %t for %T (kind: %v)\n", f.Path, r, source, kind)
+	}
 	return r
 }
 
 func (f *formatValidator) Validate(val interface{}) *Result {
 	result := new(Result)
-	debugLog("validating \"%v\" against format: %s", val, f.Format)
+	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		debugLog("validating \"%v\" against format: %s", val, f.Format)
+	}
 
 	if err := FormatOf(f.Path, f.In, f.Format, val.(string), f.KnownFormats); err != nil {
 		result.AddErrors(err)

@@ -35,6 +35,10 @@ type objectValidator struct {
 	Root                 interface{}
 	KnownFormats         strfmt.Registry
 	Options              SchemaValidatorOptions
+
+	// properties holds the validators of Properties already made, with
+	// Options.reuseChildren (celwasm patch, PATCHES.md).
+	properties map[string]*SchemaValidator
 }
 
 func (o *objectValidator) SetPath(path string) {
@@ -46,7 +50,9 @@ func (o *objectValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	// there is a problem in the type validator where it will be unhappy about null values
 	// so that requires more testing
 	r := reflect.TypeOf(source) == specSchemaType && (kind == reflect.Map || kind == reflect.Struct)
-	debugLog("object validator for %q applies %t for %T (kind: %v)\n", o.Path, r, source, kind)
+	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		debugLog("object validator for %q applies %t for %T (kind: %v)\n", o.Path, r, source, kind)
+	}
 	return r
 }
 
@@ -121,7 +127,22 @@ func (o *objectValidator) Validate(data interface{}) *Result {
 
 		// Recursively validates each property against its schema
 		if v, ok := val[pName]; ok {
-			r := o.Options.NewValidatorForField(pName, &pSchema, o.Root, rName, o.KnownFormats, o.Options.Options()...).Validate(v)
+			var r *Result
+			if !o.Options.reuseChildren {
+				r = o.Options.NewValidatorForField(pName, &pSchema, o.Root, rName, o.KnownFormats, o.Options.Options()...).Validate(v)
+			} else if c, ok := o.properties[pName]; ok {
+				// celwasm patch: this property's validator of an earlier
+				// item, moved here (PATCHES.md).
+				c.SetPath(rName)
+				r = c.Validate(v)
+			} else {
+				if o.properties == nil {
+					o.properties = make(map[string]*SchemaValidator, len(o.Properties))
+				}
+				c = NewSchemaValidator(&pSchema, o.Root, rName, o.KnownFormats, o.Options.Options()...)
+				o.properties[pName] = c
+				r = c.Validate(v)
+			}
 			res.Merge(r)
 		}
 	}

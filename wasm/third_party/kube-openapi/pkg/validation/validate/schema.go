@@ -68,35 +68,70 @@ func NewSchemaValidator(schema *spec.Schema, rootSchema interface{}, root string
 		panic(fmt.Sprintf("schema references not supported: %s", ref))
 	}
 
-	s := SchemaValidator{
+	// celwasm patch: the validator and its eight value validators are one
+	// allocation, and the default Options functions are not closures over it
+	// (PATCHES.md, "validate: one allocation per schema validator").
+	a := new(schemaValidatorAlloc)
+	a.s = SchemaValidator{
 		Path:         root,
 		in:           "body",
 		Schema:       schema,
 		Root:         rootSchema,
 		KnownFormats: formats,
 		Options:      SchemaValidatorOptions{}}
+	s := &a.s
 	for _, o := range options {
 		o(&s.Options)
 	}
 
+	if s.Options.NewValidatorForIndex == nil && s.Options.NewValidatorForField == nil {
+		s.Options.reuseChildren = true
+	}
 	if s.Options.NewValidatorForIndex == nil {
-		s.Options.NewValidatorForIndex = s.NewValidatorForIndex
+		s.Options.NewValidatorForIndex = newValidatorForIndex
 	}
 	if s.Options.NewValidatorForField == nil {
-		s.Options.NewValidatorForField = s.NewValidatorForField
+		s.Options.NewValidatorForField = newValidatorForField
 	}
 
-	s.validators = []ValueValidator{
-		s.typeValidator(),
-		s.schemaPropsValidator(),
-		s.stringValidator(),
-		s.formatValidator(),
-		s.numberValidator(),
-		s.sliceValidator(),
-		s.commonValidator(),
-		s.objectValidator(),
+	a.list = [8]ValueValidator{
+		s.typeValidator(&a.typ),
+		s.schemaPropsValidator(&a.props),
+		s.stringValidator(&a.str),
+		s.formatValidator(&a.format),
+		s.numberValidator(&a.number),
+		s.sliceValidator(&a.slice),
+		s.commonValidator(&a.common),
+		s.objectValidator(&a.object),
 	}
-	return &s
+	s.validators = a.list[:]
+	return s
+}
+
+// schemaValidatorAlloc holds a SchemaValidator and its value validators
+// (celwasm patch).
+type schemaValidatorAlloc struct {
+	s      SchemaValidator
+	list   [8]ValueValidator
+	typ    typeValidator
+	props  schemaPropsValidator
+	str    stringValidator
+	format formatValidator
+	number numberValidator
+	slice  schemaSliceValidator
+	common basicCommonValidator
+	object objectValidator
+}
+
+// newValidatorForField and newValidatorForIndex are what the methods
+// NewValidatorForField and NewValidatorForIndex do, without a receiver
+// (celwasm patch).
+func newValidatorForField(field string, schema *spec.Schema, rootSchema interface{}, root string, formats strfmt.Registry, opts ...Option) ValueValidator {
+	return NewSchemaValidator(schema, rootSchema, root, formats, opts...)
+}
+
+func newValidatorForIndex(index int, schema *spec.Schema, rootSchema interface{}, root string, formats strfmt.Registry, opts ...Option) ValueValidator {
+	return NewSchemaValidator(schema, rootSchema, root, formats, opts...)
 }
 
 func (s *SchemaValidator) NewValidatorForField(field string, schema *spec.Schema, rootSchema interface{}, root string, formats strfmt.Registry, opts ...Option) ValueValidator {
@@ -178,7 +213,9 @@ func (s *SchemaValidator) Validate(data interface{}) *Result {
 
 	for _, v := range s.validators {
 		if !v.Applies(s.Schema, kind) {
-			debugLog("%T does not apply for %v", v, kind)
+			if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+				debugLog("%T does not apply for %v", v, kind)
+			}
 			continue
 		}
 
@@ -190,20 +227,22 @@ func (s *SchemaValidator) Validate(data interface{}) *Result {
 	return result
 }
 
-func (s *SchemaValidator) typeValidator() ValueValidator {
-	return &typeValidator{Type: s.Schema.Type, Nullable: s.Schema.Nullable, Format: s.Schema.Format, In: s.in, Path: s.Path}
+func (s *SchemaValidator) typeValidator(v *typeValidator) ValueValidator {
+	*v = typeValidator{Type: s.Schema.Type, Nullable: s.Schema.Nullable, Format: s.Schema.Format, In: s.in, Path: s.Path}
+	return v
 }
 
-func (s *SchemaValidator) commonValidator() ValueValidator {
-	return &basicCommonValidator{
+func (s *SchemaValidator) commonValidator(v *basicCommonValidator) ValueValidator {
+	*v = basicCommonValidator{
 		Path: s.Path,
 		In:   s.in,
 		Enum: s.Schema.Enum,
 	}
+	return v
 }
 
-func (s *SchemaValidator) sliceValidator() ValueValidator {
-	return &schemaSliceValidator{
+func (s *SchemaValidator) sliceValidator(v *schemaSliceValidator) ValueValidator {
+	*v = schemaSliceValidator{
 		Path:            s.Path,
 		In:              s.in,
 		MaxItems:        s.Schema.MaxItems,
@@ -215,9 +254,10 @@ func (s *SchemaValidator) sliceValidator() ValueValidator {
 		KnownFormats:    s.KnownFormats,
 		Options:         s.Options,
 	}
+	return v
 }
 
-func (s *SchemaValidator) numberValidator() ValueValidator {
+func (s *SchemaValidator) numberValidator(v *numberValidator) ValueValidator {
 	var typeName string
 	var format string
 
@@ -241,7 +281,7 @@ func (s *SchemaValidator) numberValidator() ValueValidator {
 			}
 		}
 	}
-	return &numberValidator{
+	*v = numberValidator{
 		Path:             s.Path,
 		In:               s.in,
 		Default:          s.Schema.Default,
@@ -253,34 +293,37 @@ func (s *SchemaValidator) numberValidator() ValueValidator {
 		Type:             typeName,
 		Format:           format,
 	}
+	return v
 }
 
-func (s *SchemaValidator) stringValidator() ValueValidator {
-	return &stringValidator{
+func (s *SchemaValidator) stringValidator(v *stringValidator) ValueValidator {
+	*v = stringValidator{
 		Path:      s.Path,
 		In:        s.in,
 		MaxLength: s.Schema.MaxLength,
 		MinLength: s.Schema.MinLength,
 		Pattern:   s.Schema.Pattern,
 	}
+	return v
 }
 
-func (s *SchemaValidator) formatValidator() ValueValidator {
-	return &formatValidator{
+func (s *SchemaValidator) formatValidator(v *formatValidator) ValueValidator {
+	*v = formatValidator{
 		Path:         s.Path,
 		In:           s.in,
 		Format:       s.Schema.Format,
 		KnownFormats: s.KnownFormats,
 	}
+	return v
 }
 
-func (s *SchemaValidator) schemaPropsValidator() ValueValidator {
+func (s *SchemaValidator) schemaPropsValidator(v *schemaPropsValidator) ValueValidator {
 	sch := s.Schema
-	return newSchemaPropsValidator(s.Path, s.in, sch.AllOf, sch.OneOf, sch.AnyOf, sch.Not, sch.Dependencies, s.Root, s.KnownFormats, s.Options.Options()...)
+	return newSchemaPropsValidator(v, s.Path, s.in, sch.AllOf, sch.OneOf, sch.AnyOf, sch.Not, sch.Dependencies, s.Root, s.KnownFormats, s.Options.Options()...)
 }
 
-func (s *SchemaValidator) objectValidator() ValueValidator {
-	return &objectValidator{
+func (s *SchemaValidator) objectValidator(v *objectValidator) ValueValidator {
+	*v = objectValidator{
 		Path:                 s.Path,
 		In:                   s.in,
 		MaxProperties:        s.Schema.MaxProperties,
@@ -293,4 +336,5 @@ func (s *SchemaValidator) objectValidator() ValueValidator {
 		KnownFormats:         s.KnownFormats,
 		Options:              s.Options,
 	}
+	return v
 }

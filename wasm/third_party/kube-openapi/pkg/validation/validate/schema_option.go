@@ -24,6 +24,13 @@ type SchemaValidatorOptions struct {
 	validationRulesEnabled bool
 	NewValidatorForIndex   func(index int, schema *spec.Schema, rootSchema interface{}, root string, formats strfmt.Registry, opts ...Option) ValueValidator
 	NewValidatorForField   func(field string, schema *spec.Schema, rootSchema interface{}, root string, formats strfmt.Registry, opts ...Option) ValueValidator
+
+	// reuseChildren is set when NewValidatorForIndex and NewValidatorForField
+	// are NewSchemaValidator's defaults, which depend on nothing but their
+	// arguments: the list and object validators then validate every item, and
+	// an object's properties, with one validator per schema, moved with
+	// SetPath (celwasm patch, PATCHES.md).
+	reuseChildren bool
 }
 
 // Option sets optional rules for schema validation

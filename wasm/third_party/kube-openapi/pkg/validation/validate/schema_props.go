@@ -41,21 +41,23 @@ type schemaPropsValidator struct {
 
 func (s *schemaPropsValidator) SetPath(path string) {
 	s.Path = path
-	for _, v := range s.anyOfValidators {
-		v.SetPath(path)
+	// celwasm patch: by index, so that the validators held, not copies, get
+	// the path (PATCHES.md).
+	for i := range s.anyOfValidators {
+		s.anyOfValidators[i].SetPath(path)
 	}
-	for _, v := range s.allOfValidators {
-		v.SetPath(path)
+	for i := range s.allOfValidators {
+		s.allOfValidators[i].SetPath(path)
 	}
-	for _, v := range s.oneOfValidators {
-		v.SetPath(path)
+	for i := range s.oneOfValidators {
+		s.oneOfValidators[i].SetPath(path)
 	}
 	if s.notValidator != nil {
 		s.notValidator.SetPath(path)
 	}
 }
 
-func newSchemaPropsValidator(path string, in string, allOf, oneOf, anyOf []spec.Schema, not *spec.Schema, deps spec.Dependencies, root interface{}, formats strfmt.Registry, options ...Option) *schemaPropsValidator {
+func newSchemaPropsValidator(into *schemaPropsValidator, path string, in string, allOf, oneOf, anyOf []spec.Schema, not *spec.Schema, deps spec.Dependencies, root interface{}, formats strfmt.Registry, options ...Option) *schemaPropsValidator {
 	var anyValidators []SchemaValidator
 	for _, v := range anyOf {
 		v := v
@@ -81,7 +83,8 @@ func newSchemaPropsValidator(path string, in string, allOf, oneOf, anyOf []spec.
 	for _, o := range options {
 		o(schOptions)
 	}
-	return &schemaPropsValidator{
+	// celwasm patch: written into the schema validator's allocation.
+	*into = schemaPropsValidator{
 		Path:            path,
 		In:              in,
 		AllOf:           allOf,
@@ -97,11 +100,14 @@ func newSchemaPropsValidator(path string, in string, allOf, oneOf, anyOf []spec.
 		KnownFormats:    formats,
 		Options:         *schOptions,
 	}
+	return into
 }
 
 func (s *schemaPropsValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	r := reflect.TypeOf(source) == specSchemaType
-	debugLog("schema props validator for %q applies %t for %T (kind: %v)\n", s.Path, r, source, kind)
+	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		debugLog("schema props validator for %q applies %t for %T (kind: %v)\n", s.Path, r, source, kind)
+	}
 	return r
 }
 

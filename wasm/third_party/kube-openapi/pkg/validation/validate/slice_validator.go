@@ -54,8 +54,18 @@ func (s *schemaSliceValidator) Validate(data interface{}) *Result {
 	size := val.Len()
 
 	if s.Items != nil && s.Items.Schema != nil {
+		var reused *SchemaValidator // celwasm patch (PATCHES.md)
 		for i := 0; i < size; i++ {
-			validator := s.Options.NewValidatorForIndex(i, s.Items.Schema, s.Root, fmt.Sprintf("%s[%d]", s.Path, i), s.KnownFormats, s.Options.Options()...)
+			var validator ValueValidator
+			if path := fmt.Sprintf("%s[%d]", s.Path, i); !s.Options.reuseChildren {
+				validator = s.Options.NewValidatorForIndex(i, s.Items.Schema, s.Root, path, s.KnownFormats, s.Options.Options()...)
+			} else if reused == nil {
+				reused = NewSchemaValidator(s.Items.Schema, s.Root, path, s.KnownFormats, s.Options.Options()...)
+				validator = reused
+			} else {
+				reused.SetPath(path)
+				validator = reused
+			}
 			value := val.Index(i)
 			result.Merge(validator.Validate(value.Interface()))
 		}
