@@ -18,6 +18,7 @@ package cel
 
 import (
 	"regexp"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -141,6 +142,10 @@ var unexpandMatcher = regexp.MustCompile(`(_{2}[^_]+_{2})`)
 // string contains invalid escape sequences. The escaped input is expected to be a valid CEL identifier, but is
 // not checked.
 func Unescape(escaped string) (string, bool) {
+	// celwasm patch: without "__" the pattern cannot match (PATCHES.md, "cel: Unescape without a regexp run").
+	if !strings.Contains(escaped, "__") {
+		return escaped, true
+	}
 	ok := true
 	escaped = unexpandMatcher.ReplaceAllStringFunc(escaped, func(s string) string {
 		contents := s[2 : len(s)-2]

@@ -263,7 +263,8 @@ func (r *CorrelatedObject) Key(field string) *CorrelatedObject {
 	}
 
 	var propertySchema Schema
-	if prop, exists := r.Schema.Properties()[field]; exists {
+	// celwasm patch: one property's schema, not all of them (PATCHES.md).
+	if prop, exists := property(r.Schema, field); exists {
 		propertySchema = prop
 	} else if addP := r.Schema.AdditionalProperties(); addP != nil && addP.Schema() != nil {
 		propertySchema = addP.Schema()

@@ -82,6 +82,15 @@ func (s *Schema) Properties() map[string]common.Schema {
 	return res
 }
 
+// celwasm patch: Property is Properties()[name] without building the others (PATCHES.md).
+func (s *Schema) Property(name string) (common.Schema, bool) {
+	prop, ok := s.Schema.Properties[name]
+	if !ok {
+		return nil, false
+	}
+	return &Schema{Schema: &prop}, true
+}
+
 func (s *Schema) AdditionalProperties() common.SchemaOrBool {
 	if s.Schema.AdditionalProperties == nil {
 		return nil

@@ -80,6 +80,15 @@ func (s *Structural) Properties() map[string]common.Schema {
 	return res
 }
 
+// celwasm patch: Property is Properties()[name] without building the others (PATCHES.md).
+func (s *Structural) Property(name string) (common.Schema, bool) {
+	prop, ok := s.Structural.Properties[name]
+	if !ok {
+		return nil, false
+	}
+	return &Structural{Structural: &prop}, true
+}
+
 func (s *Structural) AdditionalProperties() common.SchemaOrBool {
 	if s.Structural.AdditionalProperties == nil {
 		return nil
