@@ -14,15 +14,17 @@ import (
 
 // TestKeyOrderPatchIsOnlyTheDeclaredEdits: validation.go is upstream's with
 // validateMap's two loops over an object's fields walking them in key order
-// (PATCHES.md, "schema/cel: fields validated in key order").
+// (PATCHES.md, "schema/cel: fields validated in key order") and one copy of
+// a property's validator per object ("schema: one copy of a property's
+// schema per object").
 func TestKeyOrderPatchIsOnlyTheDeclaredEdits(t *testing.T) {
 	patchcheck.Check(t, "../../../..", patchcheck.Patch{
 		File: "pkg/apiserver/schema/cel/validation.go",
 		Replace: [][2]string{
 			{"\tif s.AdditionalProperties != nil {\n\t\tfor k, v := range obj {\n",
 				"\tif s.AdditionalProperties != nil {\n\t\tfor k, v := range inKeyOrder(obj) {\n"},
-			{"\tif s.Properties != nil {\n\t\tfor k, v := range obj {\n",
-				"\tif s.Properties != nil {\n\t\tfor k, v := range inKeyOrder(obj) {\n"},
+			{"\tif s.Properties != nil {\n\t\tfor k, v := range obj {\n\t\t\tsub, ok := s.Properties[k]\n\t\t\tif ok {\n",
+				"\tif s.Properties != nil {\n\t\tvar sub Validator\n\t\tfor k, v := range inKeyOrder(obj) {\n\t\t\tp, ok := s.Properties[k]\n\t\t\tif ok {\n\t\t\t\tsub = p\n"},
 		},
 	})
 }

@@ -842,9 +842,11 @@ func (s *Validator) validateMap(ctx context.Context, fldPath *field.Path, obj, o
 		}
 	}
 	if s.Properties != nil {
+		var sub Validator // celwasm patch: one copy of a property's validator per object, not per field (PATCHES.md).
 		for k, v := range inKeyOrder(obj) {
-			sub, ok := s.Properties[k]
+			p, ok := s.Properties[k]
 			if ok {
+				sub = p
 				var oldV interface{}
 				if correlatable {
 					oldV = oldObj[k] // +k8s:verify-mutation:reason=clone

@@ -46,8 +46,10 @@ func Default(x interface{}, s *structuralschema.Structural) {
 				x[k] = runtime.DeepCopyJSONValue(prop.Default.Object)
 			}
 		}
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k := range x {
-			if prop, found := s.Properties[k]; found {
+			if p, found := s.Properties[k]; found {
+				prop = p
 				Default(x[k], &prop)
 			} else if s.AdditionalProperties != nil {
 				if isNonNullableNull(x[k], s.AdditionalProperties.Structural) {

@@ -22,13 +22,14 @@ func isNonNullableNonDefaultableNull(x interface{}, s *structuralschema.Structur
 	return x == nil && s != nil && s.Generic.Nullable == false && s.Default.Object == nil
 }
 
-func getSchemaForField(field string, s *structuralschema.Structural) *structuralschema.Structural {
+func getSchemaForField(field string, s *structuralschema.Structural, schema *structuralschema.Structural) *structuralschema.Structural {
 	if s == nil {
 		return nil
 	}
-	schema, ok := s.Properties[field]
+	prop, ok := s.Properties[field]
 	if ok {
-		return &schema
+		*schema = prop
+		return schema
 	}
 	if s.AdditionalProperties != nil {
 		return s.AdditionalProperties.Structural
@@ -44,8 +45,9 @@ func getSchemaForField(field string, s *structuralschema.Structural) *structural
 func PruneNonNullableNullsWithoutDefaults(x interface{}, s *structuralschema.Structural) {
 	switch x := x.(type) {
 	case map[string]interface{}:
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range x {
-			schema := getSchemaForField(k, s)
+			schema := getSchemaForField(k, s, &prop)
 			if isNonNullableNonDefaultableNull(v, schema) {
 				delete(x, k)
 			} else {

@@ -38,8 +38,10 @@ func ValidateListSetsAndMaps(fldPath *field.Path, s *schema.Structural, obj map[
 		}
 	}
 	if s.Properties != nil {
+		var sub schema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range obj {
-			if sub, ok := s.Properties[k]; ok {
+			if p, ok := s.Properties[k]; ok {
+				sub = p
 				errs = append(errs, validationListSetAndMaps(fldPath.Child(k), &sub, v)...)
 			}
 		}

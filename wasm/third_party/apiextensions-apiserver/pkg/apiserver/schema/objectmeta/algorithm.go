@@ -85,6 +85,7 @@ func (c *coercer) coerce(pth *field.Path, x interface{}, s *structuralschema.Str
 	}()
 	switch x := x.(type) {
 	case map[string]interface{}:
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range x {
 			if s.XEmbeddedResource {
 				switch k {
@@ -116,8 +117,9 @@ func (c *coercer) coerce(pth *field.Path, x interface{}, s *structuralschema.Str
 					}
 				}
 			}
-			prop, ok := s.Properties[k]
+			p, ok := s.Properties[k]
 			if ok {
+				prop = p
 				opts.AppendKey(k)
 				if err := c.coerce(pth.Child(k), v, &prop, opts); err != nil {
 					return err

@@ -60,9 +60,11 @@ func validate(ctx context.Context, pth *field.Path, x interface{}, s *structural
 			allErrs = append(allErrs, validateEmbeddedResource(ctx, pth, x, s)...)
 		}
 
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range x {
-			prop, ok := s.Properties[k]
+			p, ok := s.Properties[k]
 			if ok {
+				prop = p
 				allErrs = append(allErrs, validate(ctx, pth.Child(k), v, &prop)...)
 			} else if s.AdditionalProperties != nil {
 				allErrs = append(allErrs, validate(ctx, pth.Key(k), v, s.AdditionalProperties.Structural)...)

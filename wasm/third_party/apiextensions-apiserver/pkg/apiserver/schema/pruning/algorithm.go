@@ -73,12 +73,14 @@ func prune(x interface{}, s *structuralschema.Structural, opts *structuralschema
 			}
 			return
 		}
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range x {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			prop, ok := s.Properties[k]
+			p, ok := s.Properties[k]
 			if ok {
+				prop = p
 				opts.AppendKey(k)
 				prune(v, &prop, opts)
 				opts.ParentPath = opts.ParentPath[:origPathLen]
@@ -123,11 +125,13 @@ func skipPrune(x interface{}, s *structuralschema.Structural, opts *structuralsc
 
 	switch x := x.(type) {
 	case map[string]interface{}:
+		var prop structuralschema.Structural // celwasm patch: one copy of a property's schema per object, not per field (PATCHES.md).
 		for k, v := range x {
 			if s.XEmbeddedResource && metaFields[k] {
 				continue
 			}
-			if prop, ok := s.Properties[k]; ok {
+			if p, ok := s.Properties[k]; ok {
+				prop = p
 				opts.AppendKey(k)
 				prune(v, &prop, opts)
 				opts.ParentPath = opts.ParentPath[:origPathLen]
