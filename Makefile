@@ -9,6 +9,7 @@
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME executions; make soak: a million evaluations per host, memory flat
 #   make profile where one call's time goes: pprof natively, node --cpu-prof of the module → build/profiles/
+#   make profile-crd  where a CRD validation's time and allocations go, natively with the copies → build/profiles/
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -50,7 +51,7 @@ WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 include wasm/binaryen.mk
 WASM_OPTIMIZED := celwasm celwasm-admission
 
-.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -276,6 +277,15 @@ check-version:
 # the module under Node (node --cpu-prof of a build keeping its name section).
 profile:
 	GO=$(GO) ./scripts/profile.sh
+
+# CPU and allocation profiles of CRD validation (the CRD benchmark's workload,
+# internal/crdbench) natively with the modules' patched copies (-modfile).
+profile-crd:
+	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
+	mkdir -p $(BUILD)/profiles
+	$(GO) test -modfile=$(WASM_MOD) -run '^$$' -bench ValidateKEP -benchtime 2s -benchmem -cpuprofile $(BUILD)/profiles/crd.cpu -o $(BUILD)/profiles/crd.test ./wasm/crd
+	$(GO) test -modfile=$(WASM_MOD) -run '^$$' -bench ValidateKEP -benchtime 200x -benchmem -memprofile $(BUILD)/profiles/crd.mem -memprofilerate 1 -o $(BUILD)/profiles/crd.test ./wasm/crd
+	@echo "profile-crd: go tool pprof $(BUILD)/profiles/crd.test $(BUILD)/profiles/crd.cpu (or crd.mem, -sample_index=alloc_space)"
 
 bench-doc:
 	$(GO) run ./cmd/celwasm-benchdoc -in $(BUILD)/bench -targets docs/bench-targets.json -o docs/benchmarks.md
