@@ -44,7 +44,7 @@ func (f *formatValidator) Applies(source interface{}, kind reflect.Kind) bool {
 		return false
 	}
 	r := doit()
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("format validator for %q applies %t for %T (kind: %v)\n", f.Path, r, source, kind)
 	}
 	return r
@@ -52,7 +52,7 @@ func (f *formatValidator) Applies(source interface{}, kind reflect.Kind) bool {
 
 func (f *formatValidator) Validate(val interface{}) *Result {
 	result := new(Result)
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("validating \"%v\" against format: %s", val, f.Format)
 	}
 

@@ -50,7 +50,7 @@ func (o *objectValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	// there is a problem in the type validator where it will be unhappy about null values
 	// so that requires more testing
 	r := reflect.TypeOf(source) == specSchemaType && (kind == reflect.Map || kind == reflect.Struct)
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("object validator for %q applies %t for %T (kind: %v)\n", o.Path, r, source, kind)
 	}
 	return r

@@ -70,7 +70,7 @@ func NewSchemaValidator(schema *spec.Schema, rootSchema interface{}, root string
 
 	// celwasm patch: the validator and its eight value validators are one
 	// allocation, and the default Options functions are not closures over it
-	// (PATCHES.md, "validate: one allocation per schema validator").
+	// (PATCHES.md, "validate: the CRD validator's allocations").
 	a := new(schemaValidatorAlloc)
 	a.s = SchemaValidator{
 		Path:         root,
@@ -213,7 +213,7 @@ func (s *SchemaValidator) Validate(data interface{}) *Result {
 
 	for _, v := range s.validators {
 		if !v.Applies(s.Schema, kind) {
-			if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+			if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 				debugLog("%T does not apply for %v", v, kind)
 			}
 			continue

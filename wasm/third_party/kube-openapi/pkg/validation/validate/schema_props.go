@@ -105,7 +105,7 @@ func newSchemaPropsValidator(into *schemaPropsValidator, path string, in string,
 
 func (s *schemaPropsValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	r := reflect.TypeOf(source) == specSchemaType
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("schema props validator for %q applies %t for %T (kind: %v)\n", s.Path, r, source, kind)
 	}
 	return r

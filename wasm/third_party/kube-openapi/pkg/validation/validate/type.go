@@ -125,7 +125,7 @@ func (t *typeValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	// typeValidator applies to Schema, Parameter and Header objects
 	stpe := reflect.TypeOf(source)
 	r := (len(t.Type) > 0 || t.Format != "") && stpe == specSchemaType
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("type validator for %q applies %t for %T (kind: %v)\n", t.Path, r, source, kind)
 	}
 	return r
@@ -149,7 +149,7 @@ func (t *typeValidator) Validate(data interface{}) *Result {
 	// infer schema type (JSON) and format from passed data type
 	schType, format := t.schemaInfoForType(data)
 
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("path: %s, schType: %s,  format: %s, expType: %s, expFmt: %s, kind: %s", t.Path, schType, format, t.Type, t.Format, val.Kind().String())
 	}
 

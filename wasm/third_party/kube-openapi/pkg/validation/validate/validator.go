@@ -108,12 +108,12 @@ func (n *numberValidator) Applies(source interface{}, kind reflect.Kind) bool {
 		isInt := kind >= reflect.Int && kind <= reflect.Uint64
 		isFloat := kind == reflect.Float32 || kind == reflect.Float64
 		r := isInt || isFloat
-		if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 			debugLog("schema props validator for %q applies %t for %T (kind: %v) isInt=%t, isFloat=%t\n", n.Path, r, source, kind, isInt, isFloat)
 		}
 		return r
 	}
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("schema props validator for %q applies %t for %T (kind: %v)\n", n.Path, false, source, kind)
 	}
 	return false
@@ -225,12 +225,12 @@ func (s *stringValidator) Applies(source interface{}, kind reflect.Kind) bool {
 	switch source.(type) {
 	case *spec.Schema:
 		r := kind == reflect.String
-		if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+		if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 			debugLog("string validator for %q applies %t for %T (kind: %v)\n", s.Path, r, source, kind)
 		}
 		return r
 	}
-	if Debug { // patched: no arguments boxed unless debugging (PATCHES.md)
+	if Debug { // celwasm patch: no arguments boxed unless debugging (PATCHES.md)
 		debugLog("string validator for %q applies %t for %T (kind: %v)\n", s.Path, false, source, kind)
 	}
 	return false
