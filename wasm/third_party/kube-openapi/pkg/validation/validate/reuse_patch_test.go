@@ -154,3 +154,27 @@ func TestReusePatchAllocations(t *testing.T) {
 	}
 	t.Logf("allocations per validation: %v (upstream's way %v)", reused, upstream)
 }
+
+// FuzzReusePatch: for any JSON document, validation with reuse gives
+// upstream's errors and match count (the schema of TestReusePatchSameResults).
+func FuzzReusePatch(f *testing.F) {
+	f.Add(reuseData)
+	f.Add(`{"items":[{"name":"a"},{"name":1,"sub":{"x":[]}},{"tags":[1,"aa",null]},null,{"either":{}}]}`)
+	f.Add(`{"items":[[],{"name":"b","port":"80"},{"mode":"b","when":"2024-02-30T00:00:00Z"}],"name":null}`)
+	f.Add(`[{"items":{}}]`)
+	var sch spec.Schema
+	if err := json.Unmarshal([]byte(reuseSchema), &sch); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		var data interface{}
+		if json.Unmarshal([]byte(doc), &data) != nil {
+			return
+		}
+		got := NewSchemaValidator(&sch, nil, "", strfmt.Default).Validate(data)
+		want := NewSchemaValidator(&sch, nil, "", strfmt.Default, upstreamOptions).Validate(data)
+		if !reflect.DeepEqual(errorTexts(got), errorTexts(want)) || got.MatchCount != want.MatchCount {
+			t.Fatalf("%s:\nwith reuse (%d):\n%s\nupstream's (%d):\n%s", doc, got.MatchCount, strings.Join(errorTexts(got), "\n"), want.MatchCount, strings.Join(errorTexts(want), "\n"))
+		}
+	})
+}
