@@ -8,16 +8,12 @@
 package crdbench
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
+	"github.com/celwasm/celwasm/wasm/input"
 )
 
 // Files of the workload, relative to the repository's root.
@@ -63,29 +59,21 @@ func Workload(root string) (crd, obj, updated []byte, err error) {
 	return crd, obj, updated, nil
 }
 
-// firstDoc is the first non-empty YAML document of file, as JSON.
+// firstDoc is the first object of file as JSON, read as the CLI reads it
+// (wasm/input: YAML or JSON documents, a kind: List's items).
 func firstDoc(file string) ([]byte, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	rd := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		doc, err := rd.Read()
-		if err == io.EOF {
-			return nil, fmt.Errorf("%s: no document", file)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		j, err := yaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		if string(j) != "null" {
-			return j, nil
-		}
+	objs, err := input.Objects(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if len(objs) == 0 {
+		return nil, fmt.Errorf("%s: no document", file)
+	}
+	return objs[0], nil
 }
 
 // letters spells i in lowercase letters (item names must match ^[a-z]+$).
