@@ -157,7 +157,7 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 	}
 	e := &a.index.entries[i]
 	if e.val == nil {
-		e.val = a.conv.Convert(jsonValue(e.raw), a.env.VariableType(name))
+		e.val = a.conv.Convert(convertible(e.raw), a.env.VariableType(name))
 	}
 	return e.val, true
 }

@@ -435,7 +435,7 @@ func (m *Map) value(e *mapEntry) ref.Val {
 		if t == nil {
 			t = m.valT
 		}
-		e.val = m.conv.Convert(jsonValue(e.raw), t)
+		e.val = m.conv.Convert(convertible(e.raw), t)
 	}
 	return e.val
 }

@@ -49,6 +49,13 @@ func (m *Members) check(s string) error {
 	return nil
 }
 
+// Drop forgets the listed members (references into the checked text),
+// keeping the list's memory.
+func (m *Members) Drop() {
+	clear(m.list)
+	m.list, m.of = m.list[:0], nil
+}
+
 // lists reports whether m lists obj's members: obj is the text m checked,
 // not a copy of it.
 func (m *Members) lists(obj gjson.Result) bool {
@@ -76,6 +83,10 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 // when it is read).
 func (m *Members) forEachRaw(obj gjson.Result, fn func(key, value string) bool) {
 	if !m.lists(obj) {
+		if obj.Type == gjson.JSON && len(obj.Raw) > 0 && obj.Raw[0] == '{' {
+			eachMember(obj.Raw, fn)
+			return
+		}
 		obj.ForEach(func(k, v gjson.Result) bool { return fn(k.Str, v.Raw) })
 		return
 	}
@@ -86,6 +97,15 @@ func (m *Members) forEachRaw(obj gjson.Result, fn func(key, value string) bool) 
 	}
 }
 
+// Checked is gjson.Parse of a value CheckJSON accepted, without a call for
+// the kind an activation is: an object (or array) whose text starts s.
+func Checked(s string) gjson.Result {
+	if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
+		return gjson.Result{Type: gjson.JSON, Raw: s}
+	}
+	return gjson.Parse(s)
+}
+
 // jsonValue is the gjson.Result of a value's JSON text ("": none), as
 // gjson's ForEach would have given it.
 func jsonValue(raw string) gjson.Result {
@@ -93,6 +113,89 @@ func jsonValue(raw string) gjson.Result {
 		return gjson.Result{}
 	}
 	return memberValue(raw)
+}
+
+// eachMember calls fn with each member of the object s (text CheckJSON
+// accepted), in document order: the key unescaped and the value's JSON
+// text, what gjson's ForEach gives as k.Str and v.Raw. ForEach also parses
+// every value (a number to float64, a string with escapes unescaped into a
+// new string), work an index does only for the values read. Text that is
+// not valid JSON ends the walk where it stops making sense.
+func eachMember(s string, fn func(key, value string) bool) {
+	i := skipSpace(s, 1) // s[0] is '{'
+	for i < len(s) && s[i] == '"' {
+		ke, err := scanString(s, i)
+		if err != nil {
+			return
+		}
+		key := s[i+1 : ke-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = gjson.Parse(s[i:ke]).Str
+		}
+		if i = skipSpace(s, ke); i >= len(s) || s[i] != ':' {
+			return
+		}
+		i = skipSpace(s, i+1)
+		end := skipValue(s, i)
+		if end <= i || !fn(key, s[i:end]) {
+			return
+		}
+		if i = skipSpace(s, end); i >= len(s) || s[i] != ',' {
+			return
+		}
+		i = skipSpace(s, i+1)
+	}
+}
+
+// skipValue returns where the JSON value starting at i ends (i itself when
+// none starts there), for text CheckJSON accepted.
+func skipValue(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		end, err := scanString(s, i)
+		if err != nil {
+			return i
+		}
+		return end
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(s); {
+			switch s[j] {
+			case '"':
+				end, err := scanString(s, j)
+				if err != nil {
+					return i
+				}
+				j = end
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+			j++
+		}
+		return i
+	}
+	j := i // a number or a literal: up to the next delimiter
+	for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '\r' {
+		j++
+	}
+	return j
+}
+
+// convertible is jsonValue for the Converter, which reads a number's text
+// and never its float64: a number's Num is left zero instead of parsed.
+func convertible(raw string) gjson.Result {
+	if raw != "" && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
+		return gjson.Result{Type: gjson.Number, Raw: raw}
+	}
+	return jsonValue(raw)
 }
 
 // memberValue is gjson.Parse of a checked key or value, without its scan

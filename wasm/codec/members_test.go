@@ -123,3 +123,71 @@ func TestMembersAgreeWithGJSON(t *testing.T) {
 		t.Errorf("nil Members: %s, want %s", got, want)
 	}
 }
+
+// FuzzEachMember: for any object CheckJSON accepts, and every object nested
+// in it, eachMember (an index over an object nobody listed) gives each key
+// and value text exactly as gjson's ForEach gives k.Str and v.Raw.
+func FuzzEachMember(f *testing.F) {
+	for _, s := range []string{
+		`{}`, ` { } `, `{"a":1}`, `{"a":1,"a":2}`, ` {  "a" :  [ 1 , { "b" : "c" } ] ,"d":{"e":{"f":[]}} , "g" : null } `,
+		`{"k\"ey":"v\u00e9","\u00e9\n":true,"x":false,"n":-1.5e3,"s":"a\\b\/"}`, `{"":0,"e":{},"f":[],"g":"é😀"}`,
+		`{"specversion":"1.0","data":{"a":[1,2,{"b":{"c":"}"}}],"s":"{\"x\":1}"},"t":"]"}`,
+		"{\"a\"\t:\r\n-0.5E+2\n,\"b\":[\"]\",{}]}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if validateJSON(s, MaxDepth) != nil {
+			return
+		}
+		var check func(r gjson.Result)
+		check = func(r gjson.Result) {
+			if r.IsObject() {
+				var got strings.Builder
+				eachMember(r.Raw, func(k, v string) bool {
+					fmt.Fprintf(&got, "%q %q\n", k, v)
+					return true
+				})
+				var want strings.Builder
+				r.ForEach(func(k, v gjson.Result) bool {
+					fmt.Fprintf(&want, "%q %q\n", k.Str, v.Raw)
+					return true
+				})
+				if got.String() != want.String() {
+					t.Fatalf("%q:\neachMember %s\ngjson      %s", r.Raw, got.String(), want.String())
+				}
+			}
+			if r.IsObject() || r.IsArray() {
+				r.ForEach(func(_, v gjson.Result) bool { check(v); return true })
+			}
+		}
+		check(gjson.Parse(s))
+	})
+}
+
+// TestEachMemberStops: fn returning false ends the walk; text that is not
+// JSON ends it without a panic.
+func TestEachMemberStops(t *testing.T) {
+	n := 0
+	eachMember(`{"a":1,"b":2,"c":3}`, func(k, v string) bool { n++; return k != "b" })
+	if n != 2 {
+		t.Errorf("walk went on after false: %d calls", n)
+	}
+	for _, s := range []string{`{`, `{"a`, `{"a"`, `{"a":`, `{"a":"`, `{"a":{`, `{"a":1,`, `{"a":1 x`, `{"a"1}`, `{"a":[{"b":"}]"`} {
+		eachMember(s, func(k, v string) bool { return true })
+	}
+}
+
+// TestMembersDrop: Drop forgets the listed members, so ForEach reads the
+// object itself and no listed text is kept.
+func TestMembersDrop(t *testing.T) {
+	var ms Members
+	s := `{"a":"` + strings.Repeat("x", listMin) + `"}`
+	if err := CheckJSONMembers(s, &ms); err != nil || ms.of == nil || len(ms.list) != 1 {
+		t.Fatalf("not listed: %v", err)
+	}
+	ms.Drop()
+	if ms.lists(gjson.Parse(s)) || len(ms.list) != 0 || ms.list[:1][0] != (Member{}) {
+		t.Errorf("Drop kept the members: %+v", ms.list[:1])
+	}
+}
