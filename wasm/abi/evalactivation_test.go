@@ -3,6 +3,7 @@ package abi
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,37 @@ func TestEvalActivation(t *testing.T) {
 	}
 	if packedResults != 5 {
 		t.Errorf("%d bool results came packed, want 5", packedResults)
+	}
+}
+
+// TestEvalActivationInPlace: the activation is read in place, so a host may
+// write the next activation over the same buffer; each call answers for
+// the bytes it was given, and a response is not changed by what the
+// caller later writes to its buffer.
+func TestEvalActivationInPlace(t *testing.T) {
+	h := NewHandler()
+	str := compileRef(t, h, refCase{name: "str", expr: `self.name + "!"`, variable: "self"})
+	buf := make([]byte, 0, 256)
+	var prev []byte
+	for i, name := range []string{"a", "second", "x\\u00e9", "", "last one"} {
+		// Long enough (listMin) for the check to list its members.
+		act := `{"self":{"name":"` + name + `","pad":[` + strconv.Itoa(i) + `]},"pad":"` + strings.Repeat("p", 300) + `"}`
+		buf = append(buf[:0], act...)
+		want := string(h.Eval([]byte(`{"program":` + strconv.FormatUint(uint64(str), 10) + `,"activation":` + act + `}`)))
+		_, resp := h.EvalActivation(str, 0, buf)
+		got := string(resp)
+		if raw, ok := h.act.Raw("self"); ok {
+			t.Errorf("%s: the activation still reads the buffer after the call: self = %s", act, raw.Raw)
+		}
+		for j := range buf {
+			buf[j] = '#'
+		}
+		if got != want || string(resp) != want {
+			t.Errorf("%s: got %s (after the buffer changed: %s), want %s", act, got, resp, want)
+		}
+		if prev != nil && string(prev) == got {
+			t.Errorf("%s: the same response as the previous activation: %s", act, got)
+		}
+		prev = []byte(got)
 	}
 }

@@ -185,6 +185,11 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
+// Drop drops every reference into the JSON the activation was reset to,
+// keeping its memory: after a call that read its activation in place, so
+// that nothing it left behind can see what the host writes there next.
+func (a *Activation) Drop() { a.reset(a.env, gjson.Result{}, nil) }
+
 // IsBound reports whether Bind or SetTyped set name.
 func (a *Activation) IsBound(name string) bool {
 	_, ok := a.bound[name]
