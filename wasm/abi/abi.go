@@ -355,9 +355,9 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 	}
 	// Read in place, as EvalBatch reads its items: a copy was a tenth of
 	// evaluating `true`. The bytes cannot change during the call, and
-	// dropActivation drops every reference into them before it returns.
+	// dropActivation drops every reference into them once the evaluation
+	// is done (recover after a panic).
 	s := unsafe.String(unsafe.SliceData(activation), len(activation))
-	defer h.dropActivation()
 	if err := codec.CheckJSONMembers(s, &h.members); err != nil {
 		// The error as Eval reports it for the request every host sends
 		// (offsets count from the request's start).
@@ -369,12 +369,14 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 		return 0, h.Eval(req)
 	}
 	if err := h.act.Reset(prg.Env, codec.Checked(s), &h.members); err != nil {
+		h.dropActivation()
 		return 0, h.fail(err)
 	}
 	if prg.dialect != nil && prg.dialect.prepare != nil {
 		prg.dialect.prepare(&h.act)
 	}
 	val, cost, err := prg.Eval(&h.act, costLimit)
+	h.dropActivation() // val may still point into s: it is encoded below, before the call returns
 	if err != nil {
 		return 0, h.fail(err)
 	}
@@ -568,6 +570,7 @@ func marshal(v any) ([]byte, error) {
 
 func (h *Handler) recover(resp *[]byte) {
 	if r := recover(); r != nil {
+		h.dropActivation()
 		*resp = h.fail(&wire.Error{Code: wire.CodeInternal, Message: fmt.Sprintf("panic: %v", r)})
 	}
 }

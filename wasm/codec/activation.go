@@ -188,7 +188,13 @@ func (e errString) Error() string { return string(e) }
 // Drop drops every reference into the JSON the activation was reset to,
 // keeping its memory: after a call that read its activation in place, so
 // that nothing it left behind can see what the host writes there next.
-func (a *Activation) Drop() { a.reset(a.env, gjson.Result{}, nil) }
+func (a *Activation) Drop() {
+	a.raw, a.members, a.index = gjson.Result{}, nil, nil
+	a.own.reset()
+	if len(a.bound) > 0 {
+		clear(a.bound)
+	}
+}
 
 // IsBound reports whether Bind or SetTyped set name.
 func (a *Activation) IsBound(name string) bool {

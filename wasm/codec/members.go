@@ -52,8 +52,11 @@ func (m *Members) check(s string) error {
 // Drop forgets the listed members (references into the checked text),
 // keeping the list's memory.
 func (m *Members) Drop() {
-	clear(m.list)
-	m.list, m.of = m.list[:0], nil
+	if len(m.list) > 0 {
+		clear(m.list)
+		m.list = m.list[:0]
+	}
+	m.of = nil
 }
 
 // lists reports whether m lists obj's members: obj is the text m checked,
