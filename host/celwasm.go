@@ -149,7 +149,7 @@ type Runtime struct {
 
 	mu     sync.Mutex
 	live   map[*instance]struct{}
-	closed bool
+	closed atomic.Bool // read without mu on every call
 
 	nextProgram atomic.Uint64
 
@@ -167,10 +167,7 @@ type lazyRuntime struct {
 func (l *lazyRuntime) get(ctx context.Context, r *Runtime, set func(*options)) (*Runtime, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+	if r.closed.Load() {
 		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
 	}
 	if l.rt == nil {
@@ -320,13 +317,9 @@ func (r *Runtime) Engine() string { return r.engine.Name() }
 // Close releases every instance and the compiled module. Calls still in
 // flight fail; later calls fail with code "closed".
 func (r *Runtime) Close(ctx context.Context) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
+	if r.closed.Swap(true) {
 		return nil
 	}
-	r.closed = true
-	r.mu.Unlock()
 	r.full.close(ctx)
 	r.admission.close(ctx)
 	for {
@@ -346,13 +339,17 @@ type instance struct {
 	Instance
 	handles map[uint64]uint32 // program id -> guest handle
 	pending []uint64          // program ids closed since last use (guarded by Runtime.mu)
-	buf     uint32            // guest request buffer
-	bufCap  uint32
-	scratch []byte
-	args    [maxArgs]uint32
-	stderr  *tail
-	flag    *uint32 // the guest's interrupt flag
-	dead    bool    // discarded after a failure; never returned to the pool
+	// hasPending: pending is not empty (set with Runtime.mu held), so that
+	// acquire takes the lock only when there is something to free.
+	hasPending atomic.Bool
+	buf        uint32 // guest request buffer
+	bufCap     uint32
+	scratch    []byte
+	args       [maxArgs]uint32
+	stderr     *tail
+	flag       *uint32             // the guest's interrupt flag
+	dead       bool                // discarded after a failure; never returned to the pool
+	ranger     wasmrt.MemoryRanger // the Instance, when it is one
 }
 
 func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
@@ -370,6 +367,7 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 		return nil, &Error{Code: CodeTrap, Message: "instantiate: " + err.Error() + t.suffix(), Err: err}
 	}
 	in := &instance{Instance: raw, handles: map[uint64]uint32{}, stderr: t}
+	in.ranger, _ = raw.(wasmrt.MemoryRanger)
 	addr, err := raw.Call(ctx, ExportInterruptFlag)
 	if err == nil {
 		in.flag = raw.Flag(uint32(addr))
@@ -390,10 +388,7 @@ func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
 	if ctx.Err() != nil {
 		return nil, ctxError(ctx)
 	}
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+	if r.closed.Load() {
 		return nil, &Error{Code: CodeClosed, Message: "runtime is closed"}
 	}
 	var in *instance
@@ -412,9 +407,13 @@ func (r *Runtime) acquire(ctx context.Context) (*instance, error) {
 			return nil, ctxError(ctx)
 		}
 	}
+	if !in.hasPending.Load() {
+		return in, nil
+	}
 	r.mu.Lock()
 	pending := in.pending
 	in.pending = nil
+	in.hasPending.Store(false)
 	r.mu.Unlock()
 	for _, id := range pending {
 		if h, ok := in.handles[id]; ok {
@@ -433,10 +432,7 @@ func (r *Runtime) put(in *instance) {
 	if in.dead {
 		return
 	}
-	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+	if r.closed.Load() {
 		r.discard(context.Background(), in)
 		return
 	}
@@ -491,11 +487,11 @@ func (r *Runtime) callPacked(ctx context.Context, in *instance, fn Export, req [
 		}
 		in.buf, in.bufCap = uint32(ptr), newCap
 	}
-	mem := in.Memory()
-	if uint64(in.buf)+uint64(n) > uint64(len(mem)) {
+	dst, ok := in.memoryRange(in.buf, n)
+	if !ok {
 		return 0, r.fail(ctx, in, errors.New("request buffer outside guest memory"))
 	}
-	copy(mem[in.buf:], req)
+	copy(dst, req)
 	atomic.StoreUint32(in.flag, 0)
 	var stop func() bool
 	if ctx.Done() != nil {
@@ -516,11 +512,24 @@ func (r *Runtime) callPacked(ctx context.Context, in *instance, fn Export, req [
 // response copies out the response whose packed address and length res is.
 func (r *Runtime) response(ctx context.Context, in *instance, res uint64) ([]byte, error) {
 	ptr, size := uint32(res>>32), uint32(res)
-	mem := in.Memory()
-	if uint64(ptr)+uint64(size) > uint64(len(mem)) {
+	b, ok := in.memoryRange(ptr, size)
+	if !ok {
 		return nil, r.fail(ctx, in, fmt.Errorf("response [%d, +%d) outside guest memory", ptr, size))
 	}
-	return bytes.Clone(mem[ptr : ptr+size]), nil
+	return bytes.Clone(b), nil
+}
+
+// memoryRange is the n bytes at ptr in the instance's linear memory, or
+// false when they are not all inside it.
+func (in *instance) memoryRange(ptr, n uint32) ([]byte, bool) {
+	if in.ranger != nil {
+		return in.ranger.MemoryRange(ptr, n)
+	}
+	mem := in.Memory()
+	if uint64(ptr)+uint64(n) > uint64(len(mem)) {
+		return nil, false
+	}
+	return mem[ptr : ptr+n], true
 }
 
 // fail discards an instance after a failed call and builds the caller's error.

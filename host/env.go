@@ -193,6 +193,7 @@ func (r *Runtime) freeProgram(id uint64) {
 	r.mu.Lock()
 	for in := range r.live {
 		in.pending = append(in.pending, id)
+		in.hasPending.Store(true)
 	}
 	r.mu.Unlock()
 }

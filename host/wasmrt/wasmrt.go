@@ -127,3 +127,13 @@ type Instance interface {
 	// Close releases the instance.
 	Close(ctx context.Context) error
 }
+
+// MemoryRanger is an Instance that reads a range of its linear memory more
+// cheaply than through Memory (wasmtime-go's Memory is two cgo calls). The
+// host writes every request and reads every response through it when an
+// instance has it.
+type MemoryRanger interface {
+	// MemoryRange returns the n bytes at ptr in linear memory (valid until
+	// the next Call), or false when they are not all inside it.
+	MemoryRange(ptr, n uint32) ([]byte, bool)
+}

@@ -180,6 +180,7 @@ func (e *engine) Close(ctx context.Context) error {
 type instance struct {
 	store      *wt.Store
 	mem        *wt.Memory
+	view       []byte // the memory as Memory last read it (MemoryRange)
 	fns        [len(wasmrt.ExportNames)]*wt.Func
 	raw        *rawCaller // nil: wasmtime-go's Func.Call
 	stderrPath string
@@ -234,7 +235,25 @@ func (in *instance) withStderr(err error) error {
 
 // Memory returns the linear memory. wasmtime reserves the whole 4 GiB
 // address range of a 32-bit memory up front, so the base never moves.
-func (in *instance) Memory() []byte { return in.mem.UnsafeData(in.store) }
+func (in *instance) Memory() []byte {
+	in.view = in.mem.UnsafeData(in.store)
+	return in.view
+}
+
+// MemoryRange implements wasmrt.MemoryRanger: memory never moves (above)
+// and never shrinks, so a view read earlier still holds every range inside
+// it, and only a range beyond it (the guest grew its memory since) reads
+// the memory again: two cgo calls, a sixth of evaluating `true`, saved on
+// nearly every request and response.
+func (in *instance) MemoryRange(ptr, n uint32) ([]byte, bool) {
+	end := uint64(ptr) + uint64(n)
+	if end > uint64(len(in.view)) {
+		if end > uint64(len(in.Memory())) {
+			return nil, false
+		}
+	}
+	return in.view[ptr:end:end], true
+}
 
 func (in *instance) Flag(addr uint32) *uint32 {
 	b := in.Memory()
