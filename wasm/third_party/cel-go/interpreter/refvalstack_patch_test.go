@@ -50,14 +50,30 @@ func (a idArg) ID() int64 { return int64(a) }
 // and the whole stack after every step.
 func TestRefValStackPatchKeepsBehaviour(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
+	countedSteps := 0
+	defer func() {
+		// The counts must have been exercised: without it the test would
+		// compare two stacks that never counted.
+		if countedSteps < 10000 {
+			t.Errorf("only %d steps with IDs counted", countedSteps)
+		}
+	}()
 	for round := 0; round < 200; round++ {
 		var patched refValStack
 		var naive naiveStack
 		nIDs := 1 + rng.Intn(40)
+		// Some rounds also use IDs outside the dense range (counted in the
+		// map): negative, and past denseIDs.
+		far := round%4 == 0
 		for step := 0; step < 2000; step++ {
 			id := int64(rng.Intn(nIDs))
+			if far && id%3 == 0 {
+				id = []int64{-id - 1, denseIDs + id, 1<<40 + id}[id%9/3]
+			}
+			// A third of the rounds push more than they drop, so that
+			// the stack grows deep and its IDs are counted.
 			switch op := rng.Intn(10); {
-			case op < 6:
+			case op < 6 || (round%3 == 0 && op < 8):
 				v := types.Int(step)
 				patched.push(v, id)
 				naive.push(v, id)
@@ -90,14 +106,25 @@ func TestRefValStackPatchKeepsBehaviour(t *testing.T) {
 					t.Fatalf("round %d step %d: entry %d differs", round, step, i)
 				}
 			}
-			if patched.counts != nil {
-				n := map[int64]int{}
+			if patched.counting {
+				countedSteps++
+				n := map[int64]int32{}
 				for _, it := range patched.items {
 					n[it.ID]++
 				}
 				for k, c := range patched.counts {
+					if c != n[int64(k)] {
+						t.Fatalf("round %d step %d: count of %d is %d, want %d", round, step, k, c, n[int64(k)])
+					}
+				}
+				for k, c := range patched.far {
 					if c != n[k] {
 						t.Fatalf("round %d step %d: count of %d is %d, want %d", round, step, k, c, n[k])
+					}
+				}
+				for k, c := range n {
+					if patched.absent(k) != (c == 0) {
+						t.Fatalf("round %d step %d: absent(%d) with %d entries", round, step, k, c)
 					}
 				}
 			}

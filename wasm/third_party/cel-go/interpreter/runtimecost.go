@@ -333,7 +333,7 @@ func (c *CostTracker) reuse(template *CostTracker) {
 	c.presenceTestHasCost = template.presenceTestHasCost
 	c.cost = 0
 	c.stack.items = c.stack.items[:0]
-	c.stack.counts = nil
+	c.stack.stopCounting()
 }
 
 // maxKeptStack is the most stack entries a pooled tracker keeps between
@@ -351,7 +351,7 @@ func (s *refValStack) release() {
 		s.items = s.items[:0]
 	}
 	s.used = 0
-	s.counts = nil
+	s.stopCounting()
 	clear(s.args)
 }
 
@@ -479,12 +479,18 @@ type stackVal struct {
 // evaluation of l.all(x, a && b) is quadratic in the size of l. Behaviour is
 // unchanged: the same entries are found and removed.
 //
+// The counts of IDs below denseIDs (an AST's IDs count up from 1) are a
+// slice indexed by ID, kept from evaluation to evaluation; other IDs go to
+// a map. A map was a tenth of (c) in the module (celwasm patch).
+//
 // celwasm patch: args holds the values dropArgs returns, reused from call to
 // call; their one reader, costCall, does not keep them.
 type refValStack struct {
-	items  []stackVal
-	counts map[int64]int
-	args   []ref.Val
+	items    []stackVal
+	counting bool
+	counts   []int32         // by ID, for IDs below denseIDs
+	far      map[int64]int32 // other IDs
+	args     []ref.Val
 	// used is the most entries the stack has held since release, which
 	// clears only those (celwasm patch).
 	used int
@@ -493,29 +499,62 @@ type refValStack struct {
 // countThreshold is the depth from which IDs are counted.
 const countThreshold = 64
 
+// denseIDs bounds the IDs counted in the slice.
+const denseIDs = 1 << 16
+
 func (s *refValStack) push(val ref.Val, id int64) {
 	s.items = append(s.items, stackVal{Val: val, ID: id})
 	s.used = max(s.used, len(s.items))
-	if s.counts != nil {
-		s.counts[id]++
+	if s.counting {
+		s.count(id, 1)
 	} else if len(s.items) >= countThreshold {
-		s.counts = make(map[int64]int, 2*countThreshold)
+		s.counting = true
 		for _, it := range s.items {
-			s.counts[it.ID]++
+			s.count(it.ID, 1)
 		}
 	}
 }
 
+// count adds d to id's count.
+func (s *refValStack) count(id int64, d int32) {
+	if uint64(id) < denseIDs {
+		if int(id) >= len(s.counts) {
+			s.counts = append(s.counts, make([]int32, int(id)+1-len(s.counts))...)
+		}
+		s.counts[id] += d
+		return
+	}
+	if s.far == nil {
+		s.far = map[int64]int32{}
+	}
+	s.far[id] += d
+}
+
 // absent reports, when IDs are counted, that id is not on the stack.
 func (s *refValStack) absent(id int64) bool {
-	return s.counts != nil && s.counts[id] == 0
+	if !s.counting {
+		return false
+	}
+	if uint64(id) < denseIDs {
+		return uint64(id) >= uint64(len(s.counts)) || s.counts[id] == 0
+	}
+	return s.far[id] == 0
+}
+
+// stopCounting forgets the counts, keeping the slice's memory.
+func (s *refValStack) stopCounting() {
+	if s.counting {
+		clear(s.counts)
+		s.far = nil
+		s.counting = false
+	}
 }
 
 // truncate removes the entry at idx and all entries above it.
 func (s *refValStack) truncate(idx int) {
-	if s.counts != nil {
+	if s.counting {
 		for _, it := range s.items[idx:] {
-			s.counts[it.ID]--
+			s.count(it.ID, -1)
 		}
 	}
 	s.items = s.items[:idx]
