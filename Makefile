@@ -103,7 +103,7 @@ test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke tes
 # test-proxywasm). The cel-go fork: its patch tests (the fork keeps no other
 # tests), natively and, for the interpreter and cel packages, also built for
 # wasip1 and run by wazero's CLI (patch 0008 changes only that build), with
-# the batch tests that require the handler to keep no reference into a
+# the batch and eval_activation tests that require the handler to keep no reference into a
 # request (cel-go's pooled objects there are the free list), and the check
 # that it is upstream v0.29.2 plus patches/*.patch (the klog copy's check
 # runs in test-proxywasm). The CRD differential test
@@ -118,7 +118,7 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
 	$(GO) build -o build/bin/wazero github.com/tetratelabs/wazero/cmd/wazero
 	$(WASIP1_TEST) github.com/google/cel-go/interpreter github.com/google/cel-go/cel
-	$(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)' ./wasm/abi
+	$(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)|TestEvalActivationInPlace' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery apiextensions-apiserver api client-go kube-openapi structured-merge-diff cloudevents-sql)
