@@ -310,7 +310,7 @@ func main() {
 	batchSection(ctx, s, wz, wt, *rounds)
 	if *stages != "" {
 		phase("stages")
-		stagesSection(ctx, s, *stages)
+		stagesSection(ctx, s, *stages, cases)
 	}
 	phase("cold start")
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/celwasm/celwasm/wire"
 
+	"github.com/google/cel-go/common/types"
 	"github.com/tidwall/gjson"
 
 	"github.com/celwasm/celwasm/wasm/abi"
@@ -38,7 +39,26 @@ type Result struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-// Stages names the stages in the order Run reports them.
+// Case is a reference case of docs/benchmarks.md: an expression over one
+// variable (declared dyn, in the Kubernetes environment) and the
+// activation object it is evaluated against.
+type Case struct {
+	Name       string          `json:"name"`
+	Expression string          `json:"expression"`
+	Variable   string          `json:"variable"`
+	Activation json.RawMessage `json:"activation"`
+}
+
+// CaseStage names the stage Run adds for a case: the expression evaluated
+// over an activation whose values an earlier evaluation already read, so
+// that only cel-go's evaluation (cost tracking on) is timed. No call of
+// the module does less: it is the floor of the case's per-call time.
+func CaseStage(c Case) string {
+	return "cel-go alone: " + c.Name + ", over an activation already read"
+}
+
+// Stages names the stages in the order Run reports them, before the
+// cases' stages.
 var Stages = []string{
 	"Go runtime: allocate a 64-byte object",
 	"Go runtime: map[string]int lookup",
@@ -54,8 +74,8 @@ var Stages = []string{
 var sink any
 
 // Run measures every stage over event, a structured CloudEvent (JSON),
-// in the order of Stages.
-func Run(event []byte) ([]Result, error) {
+// in the order of Stages, then each case's CaseStage.
+func Run(event []byte, cases []Case) ([]Result, error) {
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, event); err != nil {
 		return nil, fmt.Errorf("event: %v", err)
@@ -155,12 +175,51 @@ func Run(event []byte) ([]Result, error) {
 			}
 		},
 	}
-	out := make([]Result, len(bench))
+	out := make([]Result, len(bench), len(bench)+len(cases))
 	for i, f := range bench {
 		r := testing.Benchmark(func(b *testing.B) { b.ReportAllocs(); f(b) })
 		out[i] = Result{Stage: Stages[i], Ns: r.NsPerOp(), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
 	}
 	last := &out[len(out)-1]
 	last.Ns, last.Allocs, last.Bytes = last.Ns/items, last.Allocs/items, last.Bytes/items
+	for _, c := range cases {
+		eval, err := caseEval(c)
+		if err != nil {
+			return nil, err
+		}
+		r := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				sink = eval()
+			}
+		})
+		out = append(out, Result{Stage: CaseStage(c), Ns: r.NsPerOp(), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()})
+	}
 	return out, nil
+}
+
+// caseEval compiles c in the Kubernetes environment, as the module does
+// for an eval request, evaluates it once over its activation (reading the
+// values the expression reaches) and returns the evaluation to repeat over
+// the same activation.
+func caseEval(c Case) (func() any, error) {
+	env, err := engine.NewEnv(wire.EnvSpec{Variables: []wire.VariableDecl{{Name: c.Variable, Type: "dyn"}}})
+	if err != nil {
+		return nil, err
+	}
+	prg, err := env.Compile(c.Expression)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", c.Name, err)
+	}
+	act, err := codec.NewActivation(env, string(c.Activation))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", c.Name, err)
+	}
+	if v, _, err := prg.Eval(act, 0); err != nil || v != types.True {
+		return nil, fmt.Errorf("%s: %v, %v; want true", c.Name, v, err)
+	}
+	return func() any {
+		v, _, _ := prg.Eval(act, 0)
+		return v
+	}, nil
 }
