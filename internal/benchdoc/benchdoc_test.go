@@ -31,6 +31,11 @@ func TestEvaluate(t *testing.T) {
 		{"ratio, divisor zero", Target{Op: "<=", Value: 3, Measures: []Measure{{Metric: "b_us", Per: "zero"}}}, []*float64{nil}, NotMeasured},
 		{"no bound", Target{Measures: []Measure{{Metric: "rate"}}}, []*float64{ptr(70000)}, Reported},
 		{"no bound, missing", Target{Measures: []Measure{{Metric: "gone"}}}, []*float64{nil}, NotMeasured},
+		{"floor beyond the bound", Target{Op: "<=", Value: 2, Measures: []Measure{{Metric: "b_us", Floor: "b_us"}}}, []*float64{ptr(2.5)}, OutOfReach},
+		{"floor within the bound", Target{Op: "<=", Value: 1, Measures: []Measure{{Metric: "b_us", Floor: "a_us"}}}, []*float64{ptr(2.5)}, NotMet},
+		{"one failing measure without a floor", Target{Op: "<=", Value: 2, Measures: []Measure{{Metric: "b_us", Floor: "b_us"}, {Metric: "b_us"}}}, []*float64{ptr(2.5), ptr(2.5)}, NotMet},
+		{"floor metric missing", Target{Op: "<=", Value: 2, Measures: []Measure{{Metric: "b_us", Floor: "gone"}}}, []*float64{ptr(2.5)}, NotMet},
+		{"met, floor aside", Target{Op: "<=", Value: 1, Measures: []Measure{{Metric: "a_us", Floor: "b_us"}}}, []*float64{ptr(0.8)}, Met},
 	} {
 		e := Evaluate(tc.target, metrics)
 		if e.Status != tc.status || !reflect.DeepEqual(e.Values, tc.values) {
@@ -179,6 +184,7 @@ func TestReadTargetsErrors(t *testing.T) {
 		{`{"targets":[{"issue":1,"target":"x","op":"<=","value":1,"measures":[]}]}`, `at least one measure`},
 		{`{"targets":[{"issue":1,"target":"x","measures":[{"label":"l"}]}]}`, `a measure without a metric`},
 		{`{"targets":[{"issue":1,"target":"x","measures":[{"metric":"m","over":"n"}]}]}`, `unknown field "over"`},
+		{`{"targets":[{"issue":1,"target":"x","op":"<=","value":1,"measures":[{"metric":"m","floor":"f"}]}]}`, `floor note`},
 	} {
 		f := filepath.Join(t.TempDir(), "t.json")
 		os.WriteFile(f, []byte(tc.text), 0o644)
@@ -217,6 +223,32 @@ func TestNumber(t *testing.T) {
 		112.63: "113", 14092.4: "14,092", 47503518: "47,503,518", -1234.5: "-1,234", 0: "0"} {
 		if got := number(v); got != want {
 			t.Errorf("number(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestRenderFloors: a floor is shown beside its measure and named beside
+// its metric, the status says when every failing measure's floor fails the
+// bound too, and the target's note follows the table.
+func TestRenderFloors(t *testing.T) {
+	tg := Targets{Targets: []Target{{Issue: 17, Target: "(b) on wasmtime-go", Op: "<=", Value: 3, Unit: "×",
+		Measures: []Measure{{Label: "(b)", Metric: "go.b.ratio", Floor: "go.b.floor"}},
+		Floor:    "cel-go's evaluation alone in the runtime (make profile)."},
+		{Issue: 17, Target: "(d) on wazero", Op: "<=", Value: 6, Unit: "×",
+			Measures: []Measure{{Label: "(d)", Metric: "go.b.ratio", Floor: "go.b.floor"}},
+			Floor:    "cel-go's evaluation alone in the runtime (make profile)."}}}
+	s := Section{Section: "go", Title: "Go", Command: "c", Date: "2026-11-27", Machine: "m",
+		Metrics: map[string]float64{"go.b.ratio": 4.5, "go.b.floor": 3.9}}
+	var b strings.Builder
+	if err := Render(&b, "# H", tg, []Section{s}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| #17 | (b) on wasmtime-go | ≤ 3× | (b) 4.50× (floor 3.90×) | not met; out of reach (floor) | `go.b.ratio` (floor `go.b.floor`) |\n",
+		"\nFloors, where a row gives them:\n\n- #17 (b) on wasmtime-go; #17 (d) on wazero: cel-go's evaluation alone in the runtime (make profile).\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
 		}
 	}
 }

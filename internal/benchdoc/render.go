@@ -31,6 +31,9 @@ type Target struct {
 	Unit  string  `json:"unit,omitempty"`
 	// Measures are the measured values; the target is met when each is.
 	Measures []Measure `json:"measures"`
+	// Floor says what the measures' floors are and which profile explains
+	// them (a note under the table); required when a measure has a floor.
+	Floor string `json:"floor,omitempty"`
 }
 
 // Measure names a metric, or the ratio of two metrics (Metric / Per).
@@ -38,6 +41,12 @@ type Measure struct {
 	Label  string `json:"label,omitempty"`
 	Metric string `json:"metric"`
 	Per    string `json:"per,omitempty"`
+	// Floor names a metric in the same unit: the least the measured value
+	// can be without changing what the target's text holds fixed (for a
+	// call of the module, cel-go's own evaluation in the runtime). A target
+	// whose failing measures all have floors that fail the bound too is
+	// out of reach, and its row says so.
+	Floor string `json:"floor,omitempty"`
 }
 
 // Status of a target.
@@ -46,6 +55,9 @@ const (
 	NotMet      = "not met"
 	NotMeasured = "not measured"
 	Reported    = "reported" // measured, no threshold
+	// OutOfReach: not met, and every measure that fails has a floor that
+	// fails the bound too.
+	OutOfReach = "not met; out of reach (floor)"
 )
 
 // ReadTargets reads and checks the targets file.
@@ -71,22 +83,30 @@ func ReadTargets(file string) (Targets, error) {
 			if m.Metric == "" {
 				return Targets{}, fmt.Errorf("%s: target %d (%q): a measure without a metric", file, i+1, x.Target)
 			}
+			if m.Floor != "" && (x.Floor == "" || x.Op == "") {
+				return Targets{}, fmt.Errorf("%s: target %d (%q): a floor needs a bound and the target's floor note", file, i+1, x.Target)
+			}
 		}
 	}
 	return t, nil
 }
 
-// Evaluation is a target's measured values (nil: not measured) and status.
+// Evaluation is a target's measured values and their floors (nil: not
+// measured) and status.
 type Evaluation struct {
 	Values []*float64
+	Floors []*float64
 	Status string
 }
 
 // Evaluate compares a target's measures with the metrics.
 func Evaluate(t Target, metrics map[string]float64) Evaluation {
-	e := Evaluation{Values: make([]*float64, len(t.Measures))}
-	missing, failed := 0, 0
+	e := Evaluation{Values: make([]*float64, len(t.Measures)), Floors: make([]*float64, len(t.Measures))}
+	missing, failed, beyond := 0, 0, 0
 	for i, m := range t.Measures {
+		if f, ok := metrics[m.Floor]; ok && m.Floor != "" {
+			e.Floors[i] = &f
+		}
 		v, ok := metrics[m.Metric]
 		if ok && m.Per != "" {
 			d, ok2 := metrics[m.Per]
@@ -102,9 +122,14 @@ func Evaluate(t Target, metrics map[string]float64) Evaluation {
 		e.Values[i] = &v
 		if !holds(t.Op, v, t.Value) {
 			failed++
+			if f := e.Floors[i]; f != nil && !holds(t.Op, *f, t.Value) {
+				beyond++
+			}
 		}
 	}
 	switch {
+	case failed > 0 && beyond == failed:
+		e.Status = OutOfReach
 	case failed > 0:
 		e.Status = NotMet
 	case missing > 0:
@@ -224,6 +249,9 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 
 	b.WriteString("## Targets\n\n")
 	b.WriteString("| issue | target | bound | measured | status | metrics |\n|---|---|---|---|---|---|\n")
+	// Floor notes, each once, with the targets it serves.
+	var floorNotes []string
+	noteTargets := map[string][]string{}
 	for _, t := range targets.Targets {
 		e := Evaluate(t, metrics)
 		var vals, names []string
@@ -235,12 +263,24 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 			if m.Label != "" {
 				v = m.Label + " " + v
 			}
+			if f := e.Floors[i]; f != nil {
+				v += " (floor " + withUnit(*f, t.Unit) + ")"
+			}
 			vals = append(vals, v)
 			n := "`" + m.Metric + "`"
 			if m.Per != "" {
 				n += " / `" + m.Per + "`"
 			}
+			if m.Floor != "" {
+				n += " (floor `" + m.Floor + "`)"
+			}
 			names = append(names, n)
+		}
+		if t.Floor != "" {
+			if noteTargets[t.Floor] == nil {
+				floorNotes = append(floorNotes, t.Floor)
+			}
+			noteTargets[t.Floor] = append(noteTargets[t.Floor], fmt.Sprintf("#%d %s", t.Issue, t.Target))
 		}
 		bound := "—"
 		if t.Op != "" {
@@ -251,6 +291,12 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 			bound = opSign(t.Op) + " " + strings.TrimSpace(b+unitSep(t.Unit)+t.Unit)
 		}
 		fmt.Fprintf(&b, "| #%d | %s | %s | %s | %s | %s |\n", t.Issue, cell(t.Target), bound, cell(strings.Join(vals, "; ")), e.Status, strings.Join(names, ", "))
+	}
+	if len(floorNotes) > 0 {
+		b.WriteString("\nFloors, where a row gives them:\n\n")
+		for _, n := range floorNotes {
+			fmt.Fprintf(&b, "- %s: %s\n", cell(strings.Join(noteTargets[n], "; ")), n)
+		}
 	}
 	var absent []string
 	have := map[string]bool{}
