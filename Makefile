@@ -191,8 +191,9 @@ test-js: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 test-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI)
 	$(MAKE) -C sdk-python test
 
-# The batch stages (wasm/stagebench) as a WASI command, timed natively and
-# in both runtimes by celwasm-bench.
+# The batch stages and each reference case's floor (wasm/stagebench) as a WASI
+# command, timed natively and in both Go runtimes by celwasm-bench and under
+# node:wasi by the JS benchmark.
 STAGEBENCH := $(BUILD)/stagebench.wasm
 $(STAGEBENCH): $(WASM_SRCS) | tools
 	@mkdir -p $(BUILD)
@@ -214,9 +215,9 @@ bench-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH) proxywasm-mod
 	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
 bench-crd: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	$(GO) run ./cmd/celwasm-crd-bench $(BENCH_SHORT) -o $(BUILD)/bench
-bench-js:
+bench-js: $(STAGEBENCH)
 	$(MAKE) -C sdk-js bench
-bench-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI)
+bench-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C sdk-python bench
 bench-proxywasm:
 	$(MAKE) -C wasm/proxywasm bench

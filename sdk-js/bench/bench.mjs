@@ -256,8 +256,37 @@ function nativeCelGo() {
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
+/**
+ * Each case's floor in Node, in µs: wasm/stagebench built as a WASI command (make bench-js builds
+ * build/stagebench.wasm), run under node:wasi in a child process. Its last rows time cel-go's
+ * evaluation of each case alone, compiled as the module compiles it and evaluated over an activation
+ * already read (no JSON, no conversion, no call): no call of the module in Node does less.
+ */
+function nodeFloors() {
+  const wasm = process.env.STAGEBENCH ?? join(repoRoot, 'build', 'stagebench.wasm');
+  const stageCases = cases.map((c) => ({ name: `${c.id} ${c.name}`, expression: c.expr, variable: c.v, activation: { [c.v]: c.doc } }));
+  const run = `import { WASI } from 'node:wasi';
+import { readFileSync } from 'node:fs';
+const [file, event, cases] = process.argv.slice(1);
+const wasi = new WASI({ version: 'preview1', args: ['stagebench', event, cases], returnOnExit: true });
+const { instance } = await WebAssembly.instantiate(readFileSync(file), { wasi_snapshot_preview1: wasi.wasiImport });
+process.exitCode = wasi.start(instance);`;
+  const out = execFileSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', run, wasm, td('cloudevents/github-pull-request.json'), JSON.stringify(stageCases)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 });
+  const stages = JSON.parse(out.trim().split('\n').at(-1));
+  const floors = {};
+  for (const c of stageCases) {
+    const st = stages.find((x) => x.stage === `cel-go alone: ${c.name}, over an activation already read`);
+    if (!st) throw new Error(`stagebench: no stage for ${c.name}`);
+    floors[c.name.slice(1, 2)] = st.ns / 1000;
+  }
+  return floors;
+}
+
 const t0 = performance.now();
 const rows = await steady();
+const floors = nodeFloors();
+console.error(`cel-go alone in Node (floors): ${JSON.stringify(floors)}`);
 const native = nativeCelGo();
 console.error(`native cel-go: ${JSON.stringify(native)}`);
 const coldNode = nodeCold('celwasm');
@@ -273,6 +302,7 @@ const dev = pkg.devDependencies;
 const metrics = {};
 const context = [
   `Node ${process.version}; ${chrome.version.startsWith('1') ? 'Chromium ' + chrome.version : chrome.version} (headless); celwasm module sha256 ${wasmSha}; @bufbuild/cel ${dev['@bufbuild/cel']}; @marcbachmann/cel-js ${dev['@marcbachmann/cel-js']}.`,
+  '*cel-go alone* is the floor of a call in Node: wasm/stagebench (a WASI command, run by node:wasi) timing each case compiled as the module compiles it and evaluated over an activation already read, so no JSON, no conversion and no call (the Go section\'s stage table has the same rows for wazero and wasmtime-go).',
   '*native cel-go* is the Go benchmark\'s native path (`go run ./cmd/celwasm-bench -native-only`, cel-go with the same Kubernetes environment, the JSON activation decoded with encoding/json and the result marshalled back), run right after the Node measurements.',
   'celwasm paths: *JSON → JSON* is the JSON text of the activation in and the canonical JSON of the result out; *object → value* is a JS object in (serialised by the SDK) and the decoded JS value out; *Worker* is the JSON → JSON call through `WorkerRuntime` (a postMessage round trip to a worker thread).',
   '@bufbuild/cel (planned expression) and @marcbachmann/cel-js (an `Environment` declaring the variable as `dyn`, which type-checks the expression) evaluate over a JS object; *from JSON* adds `JSON.parse` of the same text. Neither has the Kubernetes libraries.',
@@ -293,13 +323,16 @@ for (const r of rows) {
   metrics[`js.node.${k}.worker_us`] = r.worker;
   metrics[`js.native.${k}_us`] = native[k];
   metrics[`js.node.${k}.json_per_native`] = r.jsonPath / native[k];
-  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, native[k], r.jsonPath / native[k]];
+  metrics[`js.node.${k}.celgo_alone_us`] = floors[k];
+  metrics[`js.node.${k}.floor_per_native`] = floors[k] / native[k];
+  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, native[k], r.jsonPath / native[k], floors[k], floors[k] / native[k]];
   for (const e of Object.keys(engines)) {
     cells.push(r[e].object ?? null, r[e].json ?? null);
     if (r[e].object !== undefined) {
       metrics[`js.node.${k}.${e}_us`] = r[e].object;
       metrics[`js.node.${k}.${e}_json_us`] = r[e].json;
       metrics[`js.node.${k}.object_per_${e}`] = r.objPath / r[e].object;
+      metrics[`js.node.${k}.floor_per_${e}`] = floors[k] / r[e].object;
     }
   }
   cells.push(r.bufbuild.object !== undefined ? r.objPath / r.bufbuild.object : null);
@@ -308,7 +341,7 @@ for (const r of rows) {
 }
 tables.push({
   title: 'Steady-state evaluation in Node, per call, same process',
-  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'native cel-go µs', 'celwasm JSON → JSON / native cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
+  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'native cel-go µs', 'celwasm JSON → JSON / native cel-go', 'cel-go alone (floor) µs', 'floor / native cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
     '@marcbachmann/cel-js µs', '@marcbachmann/cel-js from JSON µs', 'celwasm object / @bufbuild/cel', 'celwasm object / @marcbachmann/cel-js'],
   rows: steadyRows,
 });
