@@ -11,6 +11,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/celwasm/celwasm/wasm/codec"
 	"github.com/celwasm/celwasm/wire"
 )
 
@@ -135,7 +136,43 @@ func FuzzEval(f *testing.F) {
 	f.Fuzz(func(t *testing.T, compile, activation string) {
 		req := []byte(`{"program":1,"activation":` + activation + `}`)
 		evalTwice(t, compile, func(h *Handler) []byte { return h.Eval(req) }, "value", "cost")
+		evalActivationInPlace(t, compile, activation, req)
 	})
+}
+
+// evalActivationInPlace: EvalActivation, which reads the activation where
+// the caller wrote it, answers what Eval answers for the same activation
+// (a single JSON value: other text could make a different eval request),
+// and the next call over other bytes in the same buffer answers for those.
+func evalActivationInPlace(t *testing.T, compile, activation string, req []byte) {
+	if codec.CheckJSON(activation) != nil {
+		return
+	}
+	h := NewHandler()
+	if !bytes.HasPrefix(h.Compile([]byte(compile)), []byte(`{"program":1,`)) {
+		return
+	}
+	answer := func(buf []byte) string {
+		packed, resp := h.EvalActivation(1, 0, buf)
+		if packed == 0 {
+			return string(resp)
+		}
+		v := map[uint32]string{ScalarFalse: "false", ScalarTrue: "true"}[packed&^ScalarCostMask]
+		return `{"value":` + v + `,"cost":` + strconv.FormatUint(uint64(packed&ScalarCostMask), 10) + `}`
+	}
+	want := string(h.Eval(req))
+	buf := []byte(activation)
+	got := answer(buf)
+	for i := range buf {
+		buf[i] = ' '
+	}
+	if got != want {
+		t.Fatalf("eval_activation of %q:\n got %s\nwant %s", activation, got, want)
+	}
+	wantEmpty := string(h.Eval([]byte(`{"program":1,"activation":{}}`)))
+	if got := answer(append(buf[:0], `{}`...)); got != wantEmpty {
+		t.Fatalf("eval_activation of {} after %q over the same buffer:\n got %s\nwant %s", activation, got, wantEmpty)
+	}
 }
 
 func FuzzEvalBatch(f *testing.F) {
