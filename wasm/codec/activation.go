@@ -46,6 +46,8 @@ type Activation struct {
 	// own is the index of a reused activation (Reset), so that a call
 	// over a small object allocates no index.
 	own objIndex
+	// maps are the objects conv lends once the activation is reused (Reset).
+	maps mapPool
 }
 
 // NewActivation checks that raw is a JSON object (valid JSON, valid UTF-8,
@@ -92,6 +94,10 @@ func (a *Activation) reset(e *engine.Env, r gjson.Result, ms *Members) {
 		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
 	}
 	a.conv.NumericStrings = false
+	if a.maps.used > 0 {
+		a.maps.release()
+	}
+	a.conv.maps = &a.maps
 	a.raw = r
 	a.members = ms
 	a.index = nil
@@ -190,6 +196,9 @@ func (e errString) Error() string { return string(e) }
 // that nothing it left behind can see what the host writes there next.
 func (a *Activation) Drop() {
 	a.raw, a.members, a.index = gjson.Result{}, nil, nil
+	if a.maps.used > 0 {
+		a.maps.release()
+	}
 	a.own.reset()
 	if len(a.bound) > 0 {
 		clear(a.bound)

@@ -25,6 +25,54 @@ type Converter struct {
 	// NumericStrings: strings that are integer or decimal literals read as
 	// numbers (Tekton when expressions).
 	NumericStrings bool
+	// maps lends the objects the converter makes, when it belongs to an
+	// activation reused with Reset: the activation takes them back at its
+	// next Reset or Drop, so that a call over a reused activation allocates
+	// no Map (in the module each allocation costs a collection's share).
+	maps *mapPool
+}
+
+// mapPool holds the Maps a reused activation lends its converter.
+type mapPool struct {
+	maps []*Map
+	used int
+}
+
+// maxPooledMaps bounds the Maps a pool keeps between calls (a Map with
+// its inline index is 416 bytes); objects past it are allocated.
+const maxPooledMaps = 128
+
+// take returns a zero Map, or nil when the pool is at its bound.
+func (p *mapPool) take() *Map {
+	if p.used == len(p.maps) {
+		if len(p.maps) == maxPooledMaps {
+			return nil
+		}
+		p.maps = append(p.maps, new(Map))
+	}
+	m := p.maps[p.used]
+	p.used++
+	return m
+}
+
+// release takes back every Map lent since the last release, zeroing them
+// so that none keeps a reference to the JSON or the values it held.
+func (p *mapPool) release() {
+	for _, m := range p.maps[:p.used] {
+		*m = Map{}
+	}
+	p.used = 0
+}
+
+// newMap is NewMap, with a Map from the pool when the converter has one.
+func (c *Converter) newMap(r gjson.Result, keyT, valT *types.Type) *Map {
+	if c.maps != nil {
+		if m := c.maps.take(); m != nil {
+			m.conv, m.raw, m.keyT, m.valT = c, r.Raw, keyT, valT
+			return m
+		}
+	}
+	return NewMap(c, r, keyT, valT)
 }
 
 func (c *Converter) Convert(r gjson.Result, t *types.Type) ref.Val {
@@ -118,7 +166,7 @@ func (c *Converter) Convert(r gjson.Result, t *types.Type) ref.Val {
 		}
 	case types.MapKind:
 		if r.IsObject() {
-			return NewMap(c, r, t.Parameters()[0], t.Parameters()[1])
+			return c.newMap(r, t.Parameters()[0], t.Parameters()[1])
 		}
 	case types.OpaqueKind:
 		if t.TypeName() == "optional_type" {
@@ -165,7 +213,7 @@ func (c *Converter) Natural(r gjson.Result) ref.Val {
 		return types.Double(f)
 	}
 	if r.IsObject() {
-		return NewMap(c, r, types.StringType, types.DynType)
+		return c.newMap(r, types.StringType, types.DynType)
 	}
 	if r.IsArray() {
 		return &jsonList{conv: c, raw: r, elem: types.DynType}
