@@ -24,6 +24,7 @@ import (
 	"github.com/celwasm/celwasm/wire"
 
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/tidwall/gjson"
 
 	"github.com/celwasm/celwasm/wasm/codec"
@@ -376,7 +377,15 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 		prg.dialect.prepare(&h.act)
 	}
 	val, cost, err := prg.Eval(&h.act, costLimit)
-	h.dropActivation() // val may still point into s: it is encoded below, before the call returns
+	// val may be, or hold, values of the activation (its objects are lent
+	// by the activation's pool): the drop comes once the response is made.
+	packed, resp = h.activationResult(val, cost, err)
+	h.dropActivation()
+	return packed, resp
+}
+
+// activationResult is EvalActivation's response for an evaluation's result.
+func (h *Handler) activationResult(val ref.Val, cost uint64, err error) (uint32, []byte) {
 	if err != nil {
 		return 0, h.fail(err)
 	}

@@ -95,3 +95,26 @@ func TestEvalActivationInPlace(t *testing.T) {
 		prev = []byte(got)
 	}
 }
+
+// TestEvalActivationReturnsActivationObjects: a result that is an object
+// (or holds one) of the activation, read in place and lent from the
+// activation's pool, is encoded whole, as Eval encodes it.
+func TestEvalActivationReturnsActivationObjects(t *testing.T) {
+	h := NewHandler()
+	for _, c := range []struct{ expr, act string }{
+		{`self`, `{"self":{"a":1,"b":{"c":[1,{"d":"e"}]}}}`},
+		{`self.b`, `{"self":{"a":1,"b":{"c":[1,{"d":"e"}]}}}`},
+		{`[self.b, self.a]`, `{"self":{"a":1,"b":{"c":2}}}`},
+		{`self.items.filter(i, i.x > 1)`, `{"self":{"items":[{"x":1},{"x":2},{"x":3}]}}`},
+	} {
+		id := compileRef(t, h, refCase{name: c.expr, expr: c.expr, variable: "self"})
+		want := string(h.Eval([]byte(`{"program":` + strconv.FormatUint(uint64(id), 10) + `,"activation":` + c.act + `}`)))
+		if !strings.Contains(want, `"value"`) {
+			t.Fatalf("%s: %s", c.expr, want)
+		}
+		packed, resp := h.EvalActivation(id, 0, []byte(c.act))
+		if packed != 0 || string(resp) != want {
+			t.Errorf("%s over %s:\n got %#x %s\nwant %s", c.expr, c.act, packed, resp, want)
+		}
+	}
+}

@@ -133,6 +133,7 @@ func FuzzEval(f *testing.F) {
 	seedCorpus(f, 40, func(c, a string) { f.Add(c, a) })
 	f.Add(`{"expression":"self.spec.replicas > 1","env":{"variables":[{"name":"self","type":"dyn"}]}}`, `{"self":{"spec":{"replicas":3}}}`)
 	f.Add(`{"expression":"x.all(i, i > 0)","env":{"variables":[{"name":"x","type":"list(int)"}]}}`, `{"x":[1,2,18446744073709551616]}`)
+	f.Add(`{"expression":"[self.spec, self]","env":{"variables":[{"name":"self","type":"dyn"}]}}`, `{"self":{"spec":{"replicas":3,"l":[{"a":"b"}]}}}`)
 	f.Fuzz(func(t *testing.T, compile, activation string) {
 		req := []byte(`{"program":1,"activation":` + activation + `}`)
 		evalTwice(t, compile, func(h *Handler) []byte { return h.Eval(req) }, "value", "cost")
