@@ -196,12 +196,12 @@ def celgo_alone(repo: Path, cases: List[Dict[str, Any]]) -> Dict[str, float]:
             if e.code != 0:
                 raise
         stages = json.loads(out.read_text().strip().splitlines()[-1])
+    # Run reports the cases' stages last, in the order given.
     floors = {}
-    for c in stage_cases:
-        st = [x for x in stages if x["stage"] == "cel-go alone: %s, over an activation already read" % c["name"]]
-        if not st:
-            raise RuntimeError("stagebench: no stage for %s" % c["name"])
-        floors[c["name"][1]] = st[0]["ns"] / 1e9
+    for c, st in zip(stage_cases, stages[-len(stage_cases):]):
+        if c["name"] not in st["stage"]:
+            raise RuntimeError("stagebench: stage %r is not %s's" % (st["stage"], c["name"]))
+        floors[c["name"][1]] = st["ns"] / 1e9
     return floors
 
 

@@ -94,15 +94,9 @@ func (a *Activation) reset(e *engine.Env, r gjson.Result, ms *Members) {
 		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
 	}
 	a.conv.NumericStrings = false
-	if a.maps.used > 0 {
-		a.maps.release()
-	}
+	a.Drop()
 	a.conv.maps = &a.maps
-	a.raw = r
-	a.members = ms
-	a.index = nil
-	a.own.reset()
-	clear(a.bound)
+	a.raw, a.members = r, ms
 }
 
 // Converter returns the activation's converter (its environment's adapter).

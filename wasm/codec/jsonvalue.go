@@ -42,9 +42,8 @@ type mapPool struct {
 // its inline index is 416 bytes); objects past it are allocated.
 const maxPooledMaps = 128
 
-// take returns a zero Map, or nil when the pool is at its bound. A Map is
-// zeroed here too, not only by release: one read after its release (a
-// misuse) would have built an index again.
+// take returns a zero Map (new, or zeroed by release), or nil when the
+// pool is at its bound.
 func (p *mapPool) take() *Map {
 	if p.used == len(p.maps) {
 		if len(p.maps) == maxPooledMaps {
@@ -53,7 +52,6 @@ func (p *mapPool) take() *Map {
 		p.maps = append(p.maps, new(Map))
 	}
 	m := p.maps[p.used]
-	*m = Map{}
 	p.used++
 	return m
 }

@@ -247,10 +247,8 @@ func (in *instance) Memory() []byte {
 // nearly every request and response.
 func (in *instance) MemoryRange(ptr, n uint32) ([]byte, bool) {
 	end := uint64(ptr) + uint64(n)
-	if end > uint64(len(in.view)) {
-		if end > uint64(len(in.Memory())) {
-			return nil, false
-		}
+	if end > uint64(len(in.view)) && end > uint64(len(in.Memory())) {
+		return nil, false
 	}
 	return in.view[ptr:end:end], true
 }
