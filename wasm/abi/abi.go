@@ -55,6 +55,10 @@ type Handler struct {
 	// members lists the top-level members of the last activation or event
 	// checked, for building its activation without reading it again.
 	members codec.Members
+	// last is the program lookup found last (nil: none), kept beside the
+	// map: a host evaluates one program over and over.
+	last       *program
+	lastHandle uint32
 }
 
 // NewHandler returns an empty handler.
@@ -122,6 +126,9 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	h.next++
 	if h.next == 0 {
 		h.next = 1
+	}
+	if id == h.lastHandle {
+		h.last = nil
 	}
 	h.programs[id] = &program{Program: prg, dialect: d, reads: events.ReadsOf(prg)}
 	cr := wire.CompileResponse{Program: id, OutputType: prg.OutputType, CostEstimate: prg.CostEstimate}
@@ -286,7 +293,7 @@ func (r *evalRequest) parse(root gjson.Result, single bool) *wire.Error {
 
 // evalOne evaluates one request and appends the success response to out.
 func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
-	prg, ok := h.programs[uint32(r.handle)]
+	prg, ok := h.lookup(uint32(r.handle))
 	if !ok {
 		return out, &wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", r.handle)}
 	}
@@ -350,7 +357,7 @@ const (
 // with packed 0. resp is valid until the next call.
 func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []byte) (packed uint32, resp []byte) {
 	defer h.recover(&resp)
-	prg, ok := h.programs[handle]
+	prg, ok := h.lookup(handle)
 	if !ok {
 		return 0, h.fail(&wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", handle)})
 	}
@@ -432,7 +439,7 @@ func (h *Handler) EvalBatch(req []byte) (resp []byte) {
 	if err := base.parse(header, false); err != nil {
 		return h.fail(err)
 	}
-	if _, ok := h.programs[uint32(base.handle)]; !ok {
+	if _, ok := h.lookup(uint32(base.handle)); !ok {
 		return h.fail(&wire.Error{Code: wire.CodeUnknownProgram, Message: fmt.Sprintf("no program with handle %d", base.handle)})
 	}
 	out := h.out[:0]
@@ -509,7 +516,22 @@ func requestError(s string, err error) *wire.Error {
 func (h *Handler) Free(handle uint32) bool {
 	_, ok := h.programs[handle]
 	delete(h.programs, handle)
+	if handle == h.lastHandle {
+		h.last = nil
+	}
 	return ok
+}
+
+// lookup returns the live program with the handle.
+func (h *Handler) lookup(handle uint32) (*program, bool) {
+	if h.last != nil && h.lastHandle == handle {
+		return h.last, true
+	}
+	prg, ok := h.programs[handle]
+	if ok {
+		h.last, h.lastHandle = prg, handle
+	}
+	return prg, ok
 }
 
 // Programs returns how many programs are live.

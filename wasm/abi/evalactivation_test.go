@@ -118,3 +118,39 @@ func TestEvalActivationReturnsActivationObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramLookupFollowsHandles: the handler keeps the program it looked
+// up last beside its map; a freed handle is unknown at once, and a handle
+// given out again (after next wraps around) names the new program.
+func TestProgramLookupFollowsHandles(t *testing.T) {
+	h := NewHandler()
+	act := []byte(`{"self":{"n":"x"}}`)
+	eval := func(handle uint32) string {
+		_, resp := h.EvalActivation(handle, 0, act)
+		return string(resp)
+	}
+	a := compileRef(t, h, refCase{name: "a", expr: `self.n + "a"`, variable: "self"})
+	b := compileRef(t, h, refCase{name: "b", expr: `self.n + "b"`, variable: "self"})
+	if got := eval(a); !strings.Contains(got, `"xa"`) {
+		t.Fatalf("a: %s", got)
+	}
+	if !h.Free(a) {
+		t.Fatal("Free(a) did not know a")
+	}
+	for _, got := range []string{eval(a), string(h.Eval([]byte(`{"program":` + strconv.FormatUint(uint64(a), 10) + `,"activation":{}}`)))} {
+		if !strings.Contains(got, `"unknown_program"`) {
+			t.Errorf("a after Free: %s", got)
+		}
+	}
+	if got := eval(b); !strings.Contains(got, `"xb"`) {
+		t.Errorf("b: %s", got)
+	}
+	h.next = b // as after 2^32 compilations: b's handle is given out again
+	c := compileRef(t, h, refCase{name: "c", expr: `self.n + "c"`, variable: "self"})
+	if c != b {
+		t.Fatalf("handle %d, want %d", c, b)
+	}
+	if got := eval(c); !strings.Contains(got, `"xc"`) {
+		t.Errorf("c, given b's handle: %s", got)
+	}
+}

@@ -25,6 +25,9 @@ type Program struct {
 	OutputType   string
 	CostEstimate *wire.CostEstimate
 	progs        map[uint64]evaluator
+	// dflt is progs[DefaultCostLimit], the one nearly every call uses,
+	// without a map lookup; it is never evicted.
+	dflt evaluator
 }
 
 // evaluator is a cel.Program with the fork's EvalCost
@@ -86,6 +89,9 @@ func compileError(expr string, iss *cel.Issues) *wire.Error {
 }
 
 func (p *Program) program(limit uint64) (evaluator, error) {
+	if limit == DefaultCostLimit && p.dflt != nil {
+		return p.dflt, nil
+	}
 	if prg, ok := p.progs[limit]; ok {
 		return prg, nil
 	}
@@ -106,6 +112,9 @@ func (p *Program) program(limit uint64) (evaluator, error) {
 		}
 	}
 	p.progs[limit] = prg
+	if limit == DefaultCostLimit {
+		p.dflt = prg
+	}
 	return prg, nil
 }
 
