@@ -111,6 +111,14 @@ func (a *Activation) object() gjson.Result {
 	return gjson.Result{Type: gjson.JSON, Raw: a.raw}
 }
 
+// indexed builds the index of the activation's object on first use.
+func (a *Activation) indexed() {
+	if a.index == nil {
+		a.own.build(a.object(), a.members)
+		a.index = &a.own
+	}
+}
+
 // Converter returns the activation's converter (its environment's adapter).
 func (a *Activation) Converter() *Converter { return &a.conv }
 
@@ -143,10 +151,7 @@ func (a *Activation) SetTyped(obj gjson.Result) error {
 
 // Raw returns the JSON of a variable, as given in the activation object.
 func (a *Activation) Raw(name string) (gjson.Result, bool) {
-	if a.index == nil {
-		a.own.build(a.object(), a.members)
-		a.index = &a.own
-	}
+	a.indexed()
 	i, ok := a.index.find(name)
 	if !ok {
 		return gjson.Result{}, false
@@ -161,10 +166,7 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 			return v, true
 		}
 	}
-	if a.index == nil {
-		a.own.build(a.object(), a.members)
-		a.index = &a.own
-	}
+	a.indexed()
 	i, ok := a.index.find(name)
 	if !ok {
 		return nil, false

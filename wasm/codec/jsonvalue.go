@@ -205,13 +205,8 @@ func (c *Converter) Natural(r gjson.Result) ref.Val {
 		}
 		return types.String(r.Str)
 	case gjson.Number:
-		if i, ok := shortInt(r.Raw); ok {
+		if i, _, ok := integer(r.Raw); ok {
 			return types.Int(i)
-		}
-		if isIntegerToken(r.Raw) {
-			if i, err := strconv.ParseInt(r.Raw, 10, 64); err == nil {
-				return types.Int(i)
-			}
 		}
 		f, _ := strconv.ParseFloat(r.Raw, 64)
 		return types.Double(f)
@@ -232,10 +227,8 @@ func numericLiteral(s string) (ref.Val, bool) {
 	if !numericRE.MatchString(s) {
 		return nil, false
 	}
-	if isIntegerToken(s) {
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return types.Int(i), true
-		}
+	if i, _, ok := integer(s); ok {
+		return types.Int(i), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return types.Double(f), err == nil
@@ -266,16 +259,25 @@ func shortInt(s string) (n int64, ok bool) {
 	return n, true
 }
 
-func isIntegerToken(s string) bool {
-	return !strings.ContainsAny(s, ".eE")
+// integer reads a number token that has no '.', 'e' or 'E' (isInt) as an
+// int64 (ok: it is in range), what every reader of JSON numbers here
+// does first: short ones with shortInt, the rest with strconv.
+func integer(s string) (n int64, isInt, ok bool) {
+	if n, ok := shortInt(s); ok {
+		return n, true, true
+	}
+	if strings.ContainsAny(s, ".eE") {
+		return 0, false, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, true, err == nil
 }
 
 // jsonInt reads a JSON number as int64: integer tokens, and other tokens
 // whose value is integral and in range (1.0, 1e3).
 func jsonInt(s string) (int64, bool) {
-	if isIntegerToken(s) {
-		i, err := strconv.ParseInt(s, 10, 64)
-		return i, err == nil
+	if i, isInt, ok := integer(s); isInt {
+		return i, ok
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || f < -9223372036854775808.0 || f >= 9223372036854775808.0 {
