@@ -208,6 +208,8 @@ type CompileRequest struct {
 	CloudEventFilter json.RawMessage `json:"cloudEventFilter"`
 	When             []string        `json:"when"`
 	Env              EnvSpec         `json:"env"`
+	// Reads asks for the response's Reads (expressions only).
+	Reads bool `json:"reads,omitempty"`
 }
 
 // CompileResponse is the compile export's successful response.
@@ -217,6 +219,12 @@ type CompileResponse struct {
 	CostEstimate *CostEstimate `json:"costEstimate,omitempty"`
 	// Expression is the CEL a filter or when list became.
 	Expression string `json:"expression,omitempty"`
+	// Reads, when the request asked for it and the expression was
+	// type-checked: for each variable the program can read, true (it may
+	// read all of it) or an object of the members it reads, each true or
+	// such an object (docs/abi.md, compile). A variable it never reads is
+	// absent; a program that reads none has {}.
+	Reads json.RawMessage `json:"reads,omitempty"`
 }
 
 // VersionInfo is the version export's response.

@@ -135,6 +135,18 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 	if d != nil {
 		cr.Expression = expr
 	}
+	if r.Reads && d == nil {
+		// A dialect's activation is built from what the host sends by the
+		// module (events, Tekton's substitutions), so only an expression's
+		// reads are what its activation must hold.
+		if reads := prg.Reads(); reads != nil {
+			m := make(map[string]any, len(reads))
+			for name, rd := range reads {
+				m[name] = rd.Value()
+			}
+			cr.Reads, _ = marshal(m)
+		}
+	}
 	return h.ok(cr)
 }
 

@@ -22,7 +22,9 @@ import (
 //   - every response is JSON of the documented shape (docs/abi.md): an
 //     {"error": {code, message}} with a known code, or the export's result;
 //   - a request that succeeds gives the same bytes again, in the same
-//     handler and in a fresh one.
+//     handler and in a fresh one;
+//   - an activation cut down to a program's reads (compile "reads")
+//     answers what the whole activation answers.
 
 var knownCodes = map[string]bool{
 	wire.CodeBadRequest: true, wire.CodeInvalidEnv: true, wire.CodeCompile: true, wire.CodeUnknownProgram: true,
@@ -138,6 +140,7 @@ func FuzzEval(f *testing.F) {
 		req := []byte(`{"program":1,"activation":` + activation + `}`)
 		evalTwice(t, compile, func(h *Handler) []byte { return h.Eval(req) }, "value", "cost")
 		evalActivationInPlace(t, compile, activation, req)
+		checkProjected(t, compile, activation)
 	})
 }
 
