@@ -104,7 +104,8 @@ func (e *Env) Compile(ctx context.Context, expr string) (*Program, error) {
 	return e.compile(ctx, struct {
 		Expression string  `json:"expression"`
 		Env        EnvSpec `json:"env"`
-	}{expr, e.Spec}, expr)
+		Reads      bool    `json:"reads"`
+	}{expr, e.Spec, true}, expr)
 }
 
 // CompileFilter compiles a CloudEvents trigger filter (JSON): one of
@@ -182,6 +183,12 @@ func compileIn(ctx context.Context, r *Runtime, req []byte, expr string) (*Progr
 		Expression:   expr,
 		OutputType:   cr.OutputType,
 		CostEstimate: cr.CostEstimate,
+		reads:        cr.Reads,
+	}
+	if len(cr.Reads) > 0 {
+		if err := json.Unmarshal(cr.Reads, &p.readTree); err != nil {
+			return nil, &Error{Code: CodeInternal, Message: fmt.Sprintf("compile response: reads: %v", err)}
+		}
 	}
 	in.handles[p.id] = cr.Program
 	runtime.AddCleanup(p, func(id uint64) { r.freeProgram(id) }, p.id)

@@ -27,6 +27,38 @@ type Program struct {
 	OutputType string
 	// CostEstimate is nil when type checking is off.
 	CostEstimate *CostEstimate
+
+	reads    json.RawMessage
+	readTree map[string]any
+}
+
+// Reads is what the program can read of its variables, as the module
+// reported it from the checked AST (docs/abi.md, compile "reads"): a JSON
+// object of variable name → true (all of it) or an object of the member
+// names it reads, each true or such an object; a variable it never reads
+// is absent. Nil when type checking is off, and for filters and when lists.
+// Eval sends only this part of a map[string]any activation.
+func (p *Program) Reads() json.RawMessage { return p.reads }
+
+// project is the part of act the program can read: the variables it reads
+// and, of map[string]any values along each read path, only the members it
+// names; other values stay whole. The module converts members lazily, so
+// the value, error and cost are the same as over the whole of act.
+func project(act map[string]any, reads map[string]any) map[string]any {
+	out := make(map[string]any, len(reads))
+	for k, r := range reads {
+		v, ok := act[k]
+		if !ok {
+			continue
+		}
+		if sub, isObj := r.(map[string]any); isObj {
+			if m, isMap := v.(map[string]any); isMap {
+				v = project(m, sub)
+			}
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // Result is an evaluation result.
@@ -60,7 +92,9 @@ func CostLimit(units uint64) EvalOption { return func(c *evalConfig) { c.costLim
 // through untouched) or any Go value that encoding/json marshals to an
 // object (map[string]any, a struct). Declared types decide conversions
 // (docs/value-encoding.md): a string declared timestamp becomes a
-// timestamp, and so on.
+// timestamp, and so on. Of a map[string]any (and the map[string]any
+// values inside it), only what the program reads (Reads) is marshalled
+// and sent; the value, error and cost are the same.
 //
 // Errors are *Error: "eval_error", "cost_limit_exceeded" (with Cost),
 // "invalid_activation", "canceled"/"deadline_exceeded" when ctx ends during
@@ -75,7 +109,10 @@ func (p *Program) Eval(ctx context.Context, activation any, opts ...EvalOption) 
 	case json.RawMessage:
 		raw = a
 	default:
-		b, err := json.Marshal(a)
+		if m, ok := a.(map[string]any); ok && p.readTree != nil {
+			activation = project(m, p.readTree)
+		}
+		b, err := json.Marshal(activation)
 		if err != nil {
 			return nil, &Error{Code: CodeInvalidArgument, Message: "activation: " + err.Error(), Err: err}
 		}
