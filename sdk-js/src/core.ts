@@ -6,6 +6,7 @@
 
 import { CelError, errorFromModule } from './errors.js';
 import { ModuleInstance, type InstanceOptions } from './instance.js';
+import type { Reads } from './env.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -37,11 +38,13 @@ export interface CompileInfo {
   costEstimate?: CostEstimate;
   /** The CEL a trigger filter or a when list became (absent for plain expressions). */
   expression?: string;
+  /** What the program can read of its variables, when the request asked (docs/abi.md). */
+  reads?: Reads;
 }
 
 /** Parses a compile response; numbers of the cost estimate are read exactly. */
 export function parseCompileResponse(text: string): CompileInfo {
-  let obj: { program?: unknown; outputType?: unknown; expression?: unknown; error?: Record<string, unknown> };
+  let obj: { program?: unknown; outputType?: unknown; expression?: unknown; reads?: unknown; error?: Record<string, unknown> };
   try {
     obj = JSON.parse(text);
   } catch {
@@ -53,6 +56,7 @@ export function parseCompileResponse(text: string): CompileInfo {
   }
   const info: CompileInfo = { handle: obj.program, outputType: obj.outputType };
   if (typeof obj.expression === 'string' && obj.expression !== '') info.expression = obj.expression;
+  if (obj.reads !== null && typeof obj.reads === 'object') info.reads = obj.reads as Reads;
   // JSON.parse rounds numbers above 2^53; read the estimate's digits from the text.
   const m = /"costEstimate":\{"min":(\d+),"max":(\d+)\}/.exec(text);
   if (m) info.costEstimate = { min: BigInt(m[1]!), max: BigInt(m[2]!) };

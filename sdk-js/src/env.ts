@@ -6,7 +6,7 @@
  */
 
 import { CelError } from './errors.js';
-import { bytesToBase64, isPlainJson, parseTypeName, toTypedJson, type TypeHint } from './values.js';
+import { bytesToBase64, isPlainJson, isPlainObject, parseTypeName, toTypedJson, type TypeHint } from './values.js';
 
 /** A cel-go extension: its name (latest version), or a name and a version. */
 export type Extension =
@@ -169,6 +169,54 @@ export function encodeActivation(act: Activation | string | Uint8Array | undefin
     else typed.push(JSON.stringify(k) + ':' + toTypedJson(v, types.get(k) ?? { kind: 'dyn' }, k));
   }
   return { plain: JSON.stringify(plain), typed: typed.length ? '{' + typed.join(',') + '}' : null };
+}
+
+/**
+ * What a program can read of its variables: the compile response's `reads` (docs/abi.md). Per
+ * variable it can read, `true` (all of it) or an object of the members it reads, each `true` or
+ * such an object. Computed by the module from the checked AST; absent when type checking is off.
+ */
+export interface Reads {
+  readonly [variable: string]: ReadTree;
+}
+/** What a program reads of one value: all of it, or the members named. */
+export type ReadTree = true | { readonly [member: string]: ReadTree };
+
+const ownEnumerable = Object.prototype.propertyIsEnumerable;
+
+/**
+ * The part of an activation object that a program with these reads can look at: the variables it
+ * reads, and of plain objects along each read path only the members it names (arrays, class
+ * instances and objects with `toJSON` stay whole). The module converts members lazily, so the
+ * program evaluates to the same value, error and cost over this as over the whole object, while
+ * only this is checked, serialised and sent. Members nobody reads are not looked at, so a value
+ * there that has no CEL form is no longer an `invalid_argument` error.
+ */
+export function projectActivation(act: Activation, reads: Reads): Record<string, unknown> {
+  return projectMembers(act, reads);
+}
+
+/** `act` cut to `reads` when both are there and `act` is an object (not JSON text). */
+export function projected<T>(act: T, reads: Reads | undefined): T | Record<string, unknown> {
+  if (reads === undefined || act === null || typeof act !== 'object' || act instanceof Uint8Array || Array.isArray(act)) return act;
+  return projectActivation(act as Activation, reads);
+}
+
+function projectMembers(obj: Readonly<Record<string, unknown>>, reads: { readonly [k: string]: ReadTree }): Record<string, unknown> {
+  // No prototype: a member named "__proto__" is then a member like any other.
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k in reads) {
+    if (!ownEnumerable.call(obj, k)) continue;
+    const v = obj[k];
+    if (v !== undefined) out[k] = projectValue(v, reads[k]!);
+  }
+  return out;
+}
+
+function projectValue(v: unknown, read: ReadTree): unknown {
+  if (read === true || v === null || typeof v !== 'object' || Array.isArray(v) || !isPlainObject(v)) return v;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return v;
+  return projectMembers(v, read);
 }
 
 /** The request tail after `{"program":H`: cost limit, typed activation, then the activation. */
@@ -348,9 +396,10 @@ export function batchLine(item: unknown, index: number): string {
 
 /** The eval_batch request tail after `{"program":H`: the rest of the header line, then one line
  * per item. */
-export function batchRest(items: readonly unknown[], kind: BatchItems, opts?: EvalOptions): string[] {
+export function batchRest(items: readonly unknown[], kind: BatchItems, opts?: EvalOptions, reads?: Reads): string[] {
   if (!Array.isArray(items)) throw new CelError('invalid_argument', 'batch items must be an array');
   const rest = [...costLimitPiece(opts), ',"items":' + JSON.stringify(kind) + '}'];
-  for (let i = 0; i < items.length; i++) rest.push('\n', batchLine(items[i], i));
+  const cut = kind === 'activations' ? reads : undefined;
+  for (let i = 0; i < items.length; i++) rest.push('\n', batchLine(projected(items[i], cut), i));
   return rest;
 }

@@ -12,8 +12,8 @@ import {
   type CostOptions, type CRDCostReport, type CRDObject, type CRDValidation, type KubeObject, type ValidateOptions,
 } from './crd.js';
 import {
-  batchRest, costLimitValue, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
-  type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
+  batchRest, costLimitValue, encodeActivation, envSpec, evalRest, eventRest, filterRequest, projected, variableTypes, whenRequest,
+  type Activation, type Reads, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
 } from './env.js';
 import { CelError } from './errors.js';
 import type { InstanceOptions } from './instance.js';
@@ -108,9 +108,10 @@ export class Result implements EvalResult {
  */
 export type BatchResult = EvalResult | CelError;
 
-/** The compile request JSON for an expression in an environment. */
+/** The compile request JSON for an expression in an environment, asking for the program's reads
+ * (what evaluations then send of an activation object). */
 export function compileRequest(expression: string, specJson: string): string {
-  return '{"expression":' + JSON.stringify(expression) + ',"env":' + specJson + '}';
+  return '{"expression":' + JSON.stringify(expression) + ',"env":' + specJson + ',"reads":true}';
 }
 
 const registry =
@@ -389,13 +390,13 @@ export class Env {
   private compileIn(req: string, expression?: string): Program {
     try {
       const { pid, info } = this.runtime.core.compile(req);
-      return new Program(this, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate);
+      return new Program(this, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate, info.reads);
     } catch (e) {
       if (!(e instanceof CelError) || e.code !== 'needs_module' || this.runtime.isFull) throw e;
     }
     const env = new Env(this.runtime.fullRuntime(), this.spec);
     const { pid, info } = env.runtime.core.compile(req);
-    return new Program(env, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate);
+    return new Program(env, pid, expression ?? info.expression ?? '', info.outputType, info.costEstimate, info.reads);
   }
 
   /**
@@ -458,6 +459,9 @@ export class Program {
      * kubernetes base). Undefined when type checking is off. Declarations carry no size bounds, so
      * `max` may be 2^64−1. */
     readonly costEstimate: CostEstimate | undefined,
+    /** What the program can read of its variables (docs/abi.md, compile `reads`): an activation
+     * object is cut down to it before it is encoded. Undefined when type checking is off. */
+    readonly reads?: Reads,
   ) {
     registry?.register(this, { core: env.runtime.core, pid }, this);
   }
@@ -468,15 +472,17 @@ export class Program {
    * @param activation variable name → value (see the value mapping; declared types convert), or
    *   the JSON text of the activation object, as a string or as UTF-8 bytes (`Uint8Array`, e.g. a
    *   file read with `readFileSync`), passed through untouched: the module checks it (JSON, UTF-8,
-   *   nesting at most 1000 deep) and answers `invalid_activation` otherwise.
+   *   nesting at most 1000 deep) and answers `invalid_activation` otherwise. Of an object, only
+   *   what the program can read ({@link Program.reads}) is encoded and sent, so a call costs what
+   *   the expression reads, not the object's size; the value, error and cost are the same.
    * @throws {EvalError} `eval_error` (a CEL error: no such key, no matching overload, overflow,
    *   ...) or `cost_limit_exceeded`, with `cost`.
-   * @throws {CelError} `invalid_activation`, `invalid_argument` (a value that cannot be encoded),
-   *   `closed` (freed), `trap` (the instance failed and is replaced).
+   * @throws {CelError} `invalid_activation`, `invalid_argument` (a value the program reads that
+   *   cannot be encoded), `closed` (freed), `trap` (the instance failed and is replaced).
    */
   eval(activation?: Activation | string | Uint8Array, options?: EvalOptions): EvalResult {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const enc = encodeActivation(activation, this.env.types);
+    const enc = encodeActivation(projected(activation, this.reads), this.env.types);
     const out =
       enc.typed === null
         ? this.env.runtime.core.evalActivation(this.pid, enc.plain, costLimitValue(options))
@@ -527,7 +533,7 @@ export class Program {
    */
   evalBatch(items: readonly (Activation | CloudEvent | string)[], kind: BatchItems, options?: EvalOptions): BatchResult[] {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rest = batchRest(items, kind, options);
+    const rest = batchRest(items, kind, options, this.reads);
     return this.env.runtime.core.evalBatch(this.pid, rest, items.length).map((o) => (o instanceof CelError ? o : new Result(o.json, o.cost)));
   }
 
@@ -535,7 +541,7 @@ export class Program {
    * object) without throwing for module errors. */
   evalRaw(activation?: Activation | string | Uint8Array, options?: EvalOptions): string {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rest = evalRest(encodeActivation(activation, this.env.types), options);
+    const rest = evalRest(encodeActivation(projected(activation, this.reads), this.env.types), options);
     return utf8(this.env.runtime.core.evalRaw(this.pid, rest));
   }
 

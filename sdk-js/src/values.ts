@@ -464,7 +464,7 @@ export function parseTypeName(name: string): TypeHint {
   }
 }
 
-function isPlainObject(v: object): v is Record<string, unknown> {
+export function isPlainObject(v: object): v is Record<string, unknown> {
   const p = Object.getPrototypeOf(v);
   return p === Object.prototype || p === null;
 }

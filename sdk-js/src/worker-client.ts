@@ -14,8 +14,8 @@ import {
   type CostOptions, type CRDCostReport, type CRDObject, type CRDValidation, type KubeObject, type ValidateOptions,
 } from './crd.js';
 import {
-  batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, variableTypes, whenRequest,
-  type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions,
+  batchRest, encodeActivation, envSpec, evalRest, eventRest, filterRequest, projected, variableTypes, whenRequest,
+  type Activation, type BatchItems, type CloudEvent, type CloudEventFilter, type EnvOptions, type EnvSpec, type EvalOptions, type Reads,
 } from './env.js';
 import { CelError, deserializeError, type SerializedError } from './errors.js';
 import { compileModule, getPlatform, type WasmSource, type WorkerPort } from './platform.js';
@@ -439,12 +439,12 @@ export class WorkerEnv {
   private async compileRequest(req: string, expression: string | undefined, options?: CallOptions): Promise<WorkerProgram> {
     const rt = this.runtime;
     const pid = rt.pid();
-    const res = await rt.call<{ outputType: string; costEstimate?: CostEstimate; expression?: string }>(
+    const res = await rt.call<{ outputType: string; costEstimate?: CostEstimate; expression?: string; reads?: Reads }>(
       { t: 'compile', id: rt.id(), pid, req },
       options,
       () => rt.compiledIn.set(pid, rt.currentEpoch()),
     );
-    return new WorkerProgram(this, pid, req, expression ?? res.expression ?? '', res.outputType, res.costEstimate);
+    return new WorkerProgram(this, pid, req, expression ?? res.expression ?? '', res.outputType, res.costEstimate, res.reads);
   }
 }
 
@@ -467,6 +467,8 @@ export class WorkerProgram {
     readonly expression: string,
     readonly outputType: string,
     readonly costEstimate: CostEstimate | undefined,
+    /** What the program can read of its variables (see `Program.reads`). */
+    readonly reads?: Reads,
   ) {
     registry?.register(this, { rt: env.runtime, pid }, this);
   }
@@ -477,7 +479,7 @@ export class WorkerProgram {
    */
   async eval(activation?: Activation | string | Uint8Array, options?: EvalOptions & CallOptions): Promise<EvalResult> {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rest = evalRest(encodeActivation(activation, this.env.types), options);
+    const rest = evalRest(encodeActivation(projected(activation, this.reads), this.env.types), options);
     const out = await this.send<{ json: string; cost: number }>('eval', rest, options);
     return new Result(out.json, out.cost);
   }
@@ -505,7 +507,7 @@ export class WorkerProgram {
     options?: EvalOptions & CallOptions,
   ): Promise<BatchResult[]> {
     if (this.freed) throw new CelError('closed', 'program was freed');
-    const rest = batchRest(items, kind, options);
+    const rest = batchRest(items, kind, options, this.reads);
     const bytes = await this.send<Uint8Array>('batch', rest, options);
     return parseBatchResponse(bytes, items.length).map((o) => (o instanceof CelError ? o : new Result(o.json, o.cost)));
   }

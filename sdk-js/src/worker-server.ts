@@ -99,7 +99,7 @@ export function serve(port: ServerPort): void {
       switch (m.t) {
         case 'compile': {
           const { info } = compile(m.req, m.pid);
-          result = { outputType: info.outputType, costEstimate: info.costEstimate, expression: info.expression };
+          result = { outputType: info.outputType, costEstimate: info.costEstimate, expression: info.expression, reads: info.reads };
           break;
         }
         case 'eval': {
