@@ -977,7 +977,8 @@ class Env:
             raise CompileError("expression is not valid UTF-8") from None
         except TypeError:
             raise InvalidArgumentError("expression must be a str") from None
-        return self._compile(b'{"expression":' + expr_json + b',"env":' + self._env_json + b"}", expression, timeout)
+        # "reads": what evaluations then send of an activation mapping (docs/abi.md).
+        return self._compile(b'{"expression":' + expr_json + b',"env":' + self._env_json + b',"reads":true}', expression, timeout)
 
     def compile_filter(self, filter: FilterArg, *, timeout: Optional[float] = None) -> "Program":
         """Compiles a CloudEvents trigger filter (docs/abi.md, ``cloudEventFilter``)
@@ -1100,6 +1101,30 @@ def _batch_line(item: Any, index: int) -> bytes:
     return b
 
 
+def _projected(activation: Any, reads: Optional[Dict[str, Any]]) -> Any:
+    """The part of an activation mapping a program with these reads can look
+    at: the variables it reads and, of dicts along each read path, only the
+    members it names. Other values (lists, text, dicts with keys that are not
+    all str, which JSON would rename) stay whole. The module converts members
+    lazily, so the value, error and cost are the same over this as over the
+    whole mapping; members nobody reads are neither encoded nor sent."""
+    if reads is None or type(activation) is not dict:
+        return activation
+    return _project_members(activation, reads)
+
+
+def _project_members(d: Dict[Any, Any], reads: Dict[str, Any]) -> Any:
+    for k in d:
+        if type(k) is not str:
+            return d
+    out = {}
+    for k, r in reads.items():
+        if k in d:
+            v = d[k]
+            out[k] = v if r is True or type(v) is not dict else _project_members(v, r)
+    return out
+
+
 def _activation_json(activation: ActivationArg, typed: Any) -> Tuple[bytes, Optional[bytes]]:
     """(plain activation JSON, typedActivation JSON or None)."""
     if typed is None and type(activation) is bytes:
@@ -1175,6 +1200,13 @@ class Program:
             ``list(string)``); ``dyn`` when type checking is off.
         cost_estimate: the static :class:`CostEstimate`, or None when type
             checking is off.
+        reads: what the program can read of its variables, from the module's
+            checked AST (docs/abi.md, compile ``reads``): variable name →
+            ``True`` (all of it) or a dict of the member names it reads, each
+            ``True`` or such a dict; a variable it never reads is absent.
+            None when type checking is off, and for filters and when lists.
+            :meth:`eval` and :meth:`eval_batch` send only this part of an
+            activation mapping.
     """
 
     def __init__(self, runtime: Runtime, pid: int, request: bytes, expression: str, body: Mapping[str, Any]) -> None:
@@ -1186,6 +1218,8 @@ class Program:
         self.output_type: str = body.get("outputType", "dyn")
         ce = body.get("costEstimate")
         self.cost_estimate: Optional[CostEstimate] = CostEstimate(int(ce["min"]), int(ce["max"])) if ce else None
+        reads = body.get("reads")
+        self.reads: Optional[Dict[str, Any]] = reads if isinstance(reads, dict) else None
         self._finalizer = weakref.finalize(self, runtime._release_program, pid)
 
     def _handle_in(self, pi: _PooledInstance) -> int:
@@ -1216,7 +1250,10 @@ class Program:
                 the canonical typed form instead. ``bytes``/``str`` is JSON
                 object text passed through untouched (the fastest path for
                 documents you already have as JSON). Declared types decide
-                conversions (docs/value-encoding.md).
+                conversions (docs/value-encoding.md). Of a dict, only what
+                the program can read (:attr:`reads`) is encoded and sent, so
+                a call costs what the expression reads, not the document's
+                size; the value, error and cost are the same.
             typed_activation: values in canonical typed form (a mapping of
                 Python values, encoded with :func:`celwasm.encode`, or JSON
                 bytes of an object); they win over ``activation``.
@@ -1237,7 +1274,7 @@ class Program:
             TrapError: the instance failed (e.g. out of memory); it is replaced.
             ClosedError: the program or runtime is closed.
         """
-        plain, typed = _activation_json(activation, typed_activation)
+        plain, typed = _activation_json(_projected(activation, self.reads), typed_activation)
         if typed is None:
             return self._eval_activation(plain, cost_limit, timeout)
         tail = self._check_call(cost_limit)
@@ -1401,8 +1438,9 @@ class Program:
             raise InvalidArgumentError("items must be an iterable of items (a list of activations or events), not one %s" % type(items).__name__)
         parts = [b""]
         n = 0
+        reads = self.reads if kind == ACTIVATIONS else None
         for i, item in enumerate(items):
-            parts.append(_batch_line(item, i))
+            parts.append(_batch_line(_projected(item, reads), i))
             n += 1
         limit = self._check_call(cost_limit)
         header = limit + b',"items":' + json.dumps(kind, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"}"
