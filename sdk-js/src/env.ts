@@ -203,12 +203,14 @@ export function projected<T>(act: T, reads: Reads | undefined): T | Record<strin
 }
 
 function projectMembers(obj: Readonly<Record<string, unknown>>, reads: { readonly [k: string]: ReadTree }): Record<string, unknown> {
-  // No prototype: a member named "__proto__" is then a member like any other.
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = {};
   for (const k in reads) {
     if (!ownEnumerable.call(obj, k)) continue;
     const v = obj[k];
-    if (v !== undefined) out[k] = projectValue(v, reads[k]!);
+    if (v === undefined) continue;
+    // Assigning "__proto__" would set the prototype; define it as the member it is.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: projectValue(v, reads[k]!), enumerable: true, writable: true, configurable: true });
+    else out[k] = projectValue(v, reads[k]!);
   }
   return out;
 }
