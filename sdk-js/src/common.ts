@@ -16,7 +16,7 @@ export { Runtime, Env, Program, CRD, type EvalResult, type BatchResult, type Run
 export { WorkerRuntime, WorkerEnv, WorkerProgram, WorkerCRD, type WorkerRuntimeOptions, type CallOptions } from './worker-client.js';
 export {
   type EnvOptions, type EnvSpec, type Extension, type FunctionDecl, type Activation, type EvalOptions,
-  type CloudEventFilter, type CloudEvent, type BatchItems, type Reads, type ReadTree, projectActivation,
+  type CloudEventFilter, type CloudEvent, type BatchItems, type Reads, type ReadTree,
 } from './env.js';
 export {
   type KubeObject, type CRDObject, type ValidateOptions, type CostOptions, type CRDInfo, type RuleRef, type FieldError,

@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Runtime, WorkerRuntime, CelError, projectActivation } from '../../dist/node.js';
+import { Runtime, WorkerRuntime, CelError } from '../../dist/node.js';
+import { projectActivation } from '../../dist/env.js';
 
 let rt;
 let wrt;
