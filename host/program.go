@@ -52,7 +52,8 @@ func project(act map[string]any, reads map[string]any) map[string]any {
 			continue
 		}
 		if sub, isObj := r.(map[string]any); isObj {
-			if m, isMap := v.(map[string]any); isMap {
+			// A nil map marshals as null: it stays as it is.
+			if m, isMap := v.(map[string]any); isMap && m != nil {
 				v = project(m, sub)
 			}
 		}

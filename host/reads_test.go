@@ -38,6 +38,17 @@ func TestReadsProjection(t *testing.T) {
 		if err != nil || whole.Cost != res.Cost {
 			t.Fatalf("cost %d over the projection, %v %v over JSON", res.Cost, whole, err)
 		}
+		// A nil map is null, whatever is read of it: has() on null is an
+		// error where the specification's presence tests are on, on {} false.
+		strict := rt.NewEnv(celwasm.WithSpec(celwasm.EnvSpec{ErrorOnBadPresenceTest: true,
+			Variables: []celwasm.VariableDecl{{Name: "self", Type: "dyn"}}}))
+		presence := mustProgram(t, strict, `has(self.spec.replicas)`)
+		var none map[string]any
+		overNil, errNil := presence.Eval(ctx, map[string]any{"self": map[string]any{"spec": none}})
+		overNull, errNull := presence.Eval(ctx, []byte(`{"self":{"spec":null}}`))
+		if errNull == nil || code(errNil) != code(errNull) || errNil.Error() != errNull.Error() {
+			t.Fatalf("a nil map: %v %v; null: %v %v", overNil, errNil, overNull, errNull)
+		}
 		if p := mustProgram(t, env, `self.spec`); string(p.Reads()) != `{"self":{"spec":true}}` {
 			t.Fatalf("reads %s", p.Reads())
 		}

@@ -136,9 +136,9 @@ func (h *Handler) Compile(req []byte) (resp []byte) {
 		cr.Expression = expr
 	}
 	if r.Reads && d == nil {
-		// A dialect's activation is built from what the host sends by the
-		// module (events, Tekton's substitutions), so only an expression's
-		// reads are what its activation must hold.
+		// The module builds a dialect's activation itself (events, Tekton's
+		// substitutions) from what the host sends, so only an expression's
+		// reads say what its activation must hold.
 		if reads := prg.Reads(); reads != nil {
 			m := make(map[string]any, len(reads))
 			for name, rd := range reads {
