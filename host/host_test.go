@@ -224,7 +224,9 @@ func TestBadInput(t *testing.T) {
 			{"overflow", "n + 1", []byte(`{"n":9223372036854775807}`), celwasm.CodeEval},
 			{"undeclared variable", "nope == 1", nil, celwasm.CodeCompile},
 			{"cost-limit bomb", bomb, []byte(long), celwasm.CodeCostLimit},
-			{"unmarshalable Go value", "true", map[string]any{"c": make(chan int)}, celwasm.CodeInvalidArgument},
+			// A value the program reads; one it never reads is not marshalled (TestReadsProjection).
+			{"unmarshalable Go value", "self.c == 1", map[string]any{"self": map[string]any{"c": make(chan int)}}, celwasm.CodeInvalidArgument},
+			{"unmarshalable Go struct", "true", struct{ C chan int }{make(chan int)}, celwasm.CodeInvalidArgument},
 			{"3 MiB document", "self.items.size() > 10000 && self.items.all(i, i.labels.app == 'web')", []byte(big.String()), ""},
 		}
 		for _, c := range cases {
