@@ -328,7 +328,7 @@ def main() -> int:
     context = [
         "Python %s; celwasm %s on wasmtime-py %s (module sha256 %s); cel-python %s; common-expression-language %s; versions pinned in sdk-python/requirements-dev.txt."
         % (platform.python_version(), celwasm.__version__, version("wasmtime"), v.module_sha256, version("cel-python"), version("common-expression-language")),
-        "Input is a Python dict (the parsed document) for every library: celwasm encodes it as JSON, cel-python converts it with `celpy.json_to_cel` "
+        "Input is a Python dict (the parsed document) for every library: celwasm cuts it to what the program reads and encodes that as JSON, cel-python converts it with `celpy.json_to_cel` "
         "(its documented path; the faster of its interpreted and compiled runners is shown), common-expression-language takes the dict. "
         "*celwasm, JSON bytes* passes the document as JSON text. *module call* is one raw `celwasm_eval` call with the request bytes prepared "
         "(`celwasm.Instance.eval`). Each library's program is compiled once.",
