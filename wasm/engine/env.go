@@ -143,14 +143,12 @@ func NewEnv(spec wire.EnvSpec) (*Env, error) {
 				return nil, envErr("extension %q is already part of the Kubernetes base environment (%s, %s); it cannot be added again", x.Name, spec.CompatibilityVersion, spec.EnvType)
 			}
 		}
-		set, err = set.Extend(environment.VersionedOptions{
-			IntroducedVersion: version.MajorMinor(1, 0),
-			EnvOptions:        append(extOpts, opts...),
-		})
+		// Only the env type asked for is extended: EnvSet.Extend would build
+		// both (the same options, as no version or feature gate limits them).
+		base, err = baseEnv.Extend(append(extOpts, opts...)...)
 		if err != nil {
 			return nil, envErr("%v", err)
 		}
-		base, _ = set.Env(environment.Type(spec.EnvType))
 		e.k8s = true
 		e.estim = &library.CostEstimator{}
 	case BaseCEL:
