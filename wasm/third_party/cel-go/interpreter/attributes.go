@@ -1363,9 +1363,36 @@ func attrQualifyIfPresent(fac AttributeFactory, vars Activation, obj any, qualAt
 	return qual.QualifyIfPresent(vars, obj, presenceOnly)
 }
 
+// mapQualify is refQualify's case of a map (celwasm patch: moved here,
+// unchanged).
+func mapQualify(v traits.Mapper, idx ref.Val, presenceTest bool) (ref.Val, bool, error) {
+	val, found := v.Find(idx)
+	// If the index is of the wrong type for the map, then it is possible
+	// for the Find call to produce an error.
+	if types.IsError(val) {
+		return nil, false, val.(*types.Err)
+	}
+	if found {
+		return val, true, nil
+	}
+	if presenceTest {
+		return nil, false, nil
+	}
+	return nil, false, missingKey(idx)
+}
+
 // refQualify attempts to convert the value to a CEL value and then uses reflection methods to try and
 // apply the qualifier with the option to presence test field accesses before retrieving field values.
 func refQualify(adapter types.Adapter, obj any, idx ref.Val, presenceTest, presenceOnly, errorOnBadPresenceTest bool) (ref.Val, bool, error) {
+	// celwasm patch: a map given to the registry's adapter is qualified
+	// without the conversion, which gives it back unchanged (a Mapper is a
+	// ref.Val, and no case of nativeToValue before ref.Val is a Mapper), and
+	// the interface switch after it: two itab lookups on wasm, one here.
+	if _, ok := adapter.(*types.Registry); ok {
+		if m, ok := obj.(traits.Mapper); ok {
+			return mapQualify(m, idx, presenceTest)
+		}
+	}
 	celVal := adapter.NativeToValue(obj)
 	switch v := celVal.(type) {
 	case *types.Unknown:
@@ -1373,19 +1400,7 @@ func refQualify(adapter types.Adapter, obj any, idx ref.Val, presenceTest, prese
 	case *types.Err:
 		return nil, false, v
 	case traits.Mapper:
-		val, found := v.Find(idx)
-		// If the index is of the wrong type for the map, then it is possible
-		// for the Find call to produce an error.
-		if types.IsError(val) {
-			return nil, false, val.(*types.Err)
-		}
-		if found {
-			return val, true, nil
-		}
-		if presenceTest {
-			return nil, false, nil
-		}
-		return nil, false, missingKey(idx)
+		return mapQualify(v, idx, presenceTest)
 	case traits.Lister:
 		// If the index argument is not a valid numeric type, then it is possible
 		// for the index operation to produce an error.

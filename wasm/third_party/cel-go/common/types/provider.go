@@ -498,6 +498,23 @@ func nativeToValue(a Adapter, value any) (ref.Val, bool) {
 	switch v := value.(type) {
 	case nil:
 		return NullValue, true
+	// celwasm patch: CEL's own values that convert to an interface without
+	// allocating, matched by concrete type before the ref.Val case below
+	// that they reach in upstream's order (no case between matches them).
+	// On wasm an interface case is an itab lookup per call: Go disables its
+	// interface switch cache there. (Int, String and the other values
+	// stored behind a pointer stay with ref.Val: returning the value taken
+	// out of the switch would allocate a copy.)
+	case Bool:
+		return v, true
+	case Null:
+		return v, true
+	case *Err:
+		return v, true
+	case *Unknown:
+		return v, true
+	case *Optional:
+		return v, true
 	case *Bool:
 		if v != nil {
 			return *v, true
