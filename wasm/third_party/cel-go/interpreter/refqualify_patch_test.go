@@ -21,15 +21,15 @@ func TestRefQualifyMapShortcut(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := map[string]any{
-		"string map": types.NewStringInterfaceMap(reg, map[string]any{"a": 1, "b": "x"}),
-		"refval map": types.NewRefValMap(reg, map[ref.Val]ref.Val{types.String("a"): types.Int(1), types.Int(2): types.True}),
-		"mutable":    types.NewMutableMap(reg, map[ref.Val]ref.Val{types.String("a"): types.Int(1)}),
-		"json map":   types.NewStringStringMap(reg, map[string]string{"a": "z"}),
-		"list":       types.NewStringList(reg, []string{"p", "q"}),
-		"go map":     map[string]int{"a": 5},
-		"int":        types.Int(1),
-		"error":      types.NewErr("boom"),
-		"unknown":    types.NewUnknown(9, nil),
+		"string map":        types.NewStringInterfaceMap(reg, map[string]any{"a": 1, "b": "x"}),
+		"refval map":        types.NewRefValMap(reg, map[ref.Val]ref.Val{types.String("a"): types.Int(1), types.Int(2): types.True}),
+		"mutable":           types.NewMutableMap(reg, map[ref.Val]ref.Val{types.String("a"): types.Int(1)}),
+		"string-string map": types.NewStringStringMap(reg, map[string]string{"a": "z"}),
+		"list":              types.NewStringList(reg, []string{"p", "q"}),
+		"go map":            map[string]int{"a": 5},
+		"int":               types.Int(1),
+		"error":             types.NewErr("boom"),
+		"unknown":           types.NewUnknown(9, nil),
 	}
 	idxs := []ref.Val{types.String("a"), types.String("missing"), types.Int(2), types.Int(0), types.Double(1.5), types.True}
 	for name, obj := range objs {
