@@ -161,7 +161,9 @@ async function steady() {
 // ------------------------------------------------------------------------------------------
 // Cold start: Node processes
 
-function nodeCold(which) {
+// variants: the Node flags of each fresh process (the same script otherwise); the variants
+// alternate, one process each, so that they meet the same machine. Returns each variant's medians.
+function nodeCold(which, variants = [[]]) {
   const entry = join(sdkRoot, 'dist', 'node.js');
   const c = cases[1];
   const script =
@@ -192,14 +194,18 @@ function nodeCold(which) {
          const t4 = performance.now();
          if (v !== true) throw new Error('wrong result');
          console.log(JSON.stringify({ total: t4 - t0, imp: t1 - t0 }));`;
-  const runs = [];
+  const runs = variants.map(() => []);
   for (let i = 0; i < COLD_RUNS; i++) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: sdkRoot, encoding: 'utf8' });
-    runs.push(JSON.parse(out.trim().split('\n').at(-1)));
+    variants.forEach((flags, v) => {
+      const out = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: sdkRoot, encoding: 'utf8' });
+      runs[v].push(JSON.parse(out.trim().split('\n').at(-1)));
+    });
   }
-  const med = {};
-  for (const k of Object.keys(runs[0])) med[k] = median(runs.map((r) => r[k]));
-  return med;
+  return runs.map((rs) => {
+    const med = {};
+    for (const k of Object.keys(rs[0])) med[k] = median(rs.map((r) => r[k]));
+    return med;
+  });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -290,10 +296,14 @@ const floors = nodeFloors();
 console.error(`cel-go alone in Node (floors): ${JSON.stringify(floors)}`);
 const native = nativeCelGo();
 console.error(`native cel-go: ${JSON.stringify(native)}`);
-const coldNode = nodeCold('celwasm');
-const coldBuf = nodeCold('bufbuild');
-const coldCelJs = nodeCold('celjs');
-console.error(`node cold: celwasm ${ms(coldNode.total)}, @bufbuild/cel ${ms(coldBuf.total)}, @marcbachmann/cel-js ${ms(coldCelJs.total)}`);
+// Beside the default start, the same start with V8 left one background thread: the difference is
+// what dynamic tiering's TurboFan compiles of functions that run once (package initialisers) take
+// from the main thread on this machine (RATIONALE.md, "A start in V8 is spent on TurboFan code").
+// A process-wide flag a user may pass; the SDK cannot set it.
+const [coldNode, coldNodePool1] = nodeCold('celwasm', [[], ['--v8-pool-size=1']]);
+const [coldBuf] = nodeCold('bufbuild');
+const [coldCelJs] = nodeCold('celjs');
+console.error(`node cold: celwasm ${ms(coldNode.total)} (--v8-pool-size=1 ${ms(coldNodePool1.total)}), @bufbuild/cel ${ms(coldBuf.total)}, @marcbachmann/cel-js ${ms(coldCelJs.total)}`);
 const chrome = await chromium();
 console.error(`chromium cold: ${ms(chrome.cold.total)} (worker ${ms(chrome.coldWorker.total)})`);
 const wasmSha = readFileSync(join(repoRoot, 'build', 'celwasm.wasm.sha256'), 'utf8').trim();
@@ -364,12 +374,14 @@ for (const x of chrome.steady) {
   metrics[`js.chromium.${x.id.slice(1, 2)}.object_us`] = x.objPath;
 }
 context.push('Cold start: case (b), from the start of `import()` of the package to the first evaluated value: reading or fetching the module, compiling it, instantiating it and initialising the Go runtime, building the environment on the first compile, and the first evaluation. Node: a new process each run. Chromium: a fresh browser context each run (nothing cached), the module fetched from a local HTTP server and compiled with `WebAssembly.compileStreaming`.');
+context.push('Node with `--v8-pool-size=1`: the same start in processes alternating with the default ones, V8 left one background thread; the difference is the main thread\'s time that dynamic tiering\'s TurboFan compiles of functions run once (package initialisers) take on this machine. A process-wide flag a user may pass; the SDK cannot set it.');
 const coldRow = (name, x) => [name, x.total, x.imp, x.load ?? null, x.compile ?? null, x.eval ?? null];
 tables.push({
   title: 'Cold start: import → first result',
   columns: ['', 'total ms', 'import ms', 'module load (fetch/read + compile + instantiate) ms', 'first compile ms', 'first eval ms'],
   rows: [
     coldRow('Node, celwasm `Runtime`', coldNode),
+    coldRow('Node, celwasm `Runtime`, `node --v8-pool-size=1`', coldNodePool1),
     coldRow('Node, @bufbuild/cel', coldBuf),
     coldRow('Node, @marcbachmann/cel-js', coldCelJs),
     coldRow('Chromium, celwasm `Runtime` (main thread)', chrome.cold),
@@ -381,6 +393,7 @@ for (const [name, x] of [['node', coldNode], ['chromium', chrome.cold], ['chromi
   metrics[`js.${name}.cold.import_ms`] = x.imp;
   metrics[`js.${name}.cold.load_ms`] = x.load;
 }
+metrics['js.node.cold.pool1_first_result_ms'] = coldNodePool1.total;
 metrics['js.node.cold.bufbuild_first_result_ms'] = coldBuf.total;
 metrics['js.node.cold.celjs_first_result_ms'] = coldCelJs.total;
 context.push(`Run time of this benchmark: ${((performance.now() - t0) / 1000).toFixed(0)} s; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end.`);
