@@ -296,10 +296,7 @@ const floors = nodeFloors();
 console.error(`cel-go alone in Node (floors): ${JSON.stringify(floors)}`);
 const native = nativeCelGo();
 console.error(`native cel-go: ${JSON.stringify(native)}`);
-// Beside the default start, the same start with V8 left one background thread: the difference is
-// what dynamic tiering's TurboFan compiles of functions that run once (package initialisers) take
-// from the main thread on this machine (RATIONALE.md, "A start in V8 is spent on TurboFan code").
-// A process-wide flag a user may pass; the SDK cannot set it.
+// With --v8-pool-size=1 beside the default start: see the context line below and RATIONALE.md.
 const [coldNode, coldNodePool1] = nodeCold('celwasm', [[], ['--v8-pool-size=1']]);
 const [coldBuf] = nodeCold('bufbuild');
 const [coldCelJs] = nodeCold('celjs');
