@@ -47,11 +47,11 @@ WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 # module (over its 40 MB budget as Go links it) are linked by Go and then shrunk
 # by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through wasm-opt").
 # wasm-opt runs on one core for minutes, so `make wasm` builds the modules two at
-# a time; test, demo and cli build them through it first.
+# a time; demo and cli build them through it first, test through test-modules.
 include wasm/binaryen.mk
 WASM_OPTIMIZED := celwasm celwasm-admission
 
-.PHONY: soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: test-modules soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -96,22 +96,30 @@ demo: wasm $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: check-version wasm test-go repro check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
+test: check-version test-modules test-go repro check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
 
-# Engine natively, both Go runtimes, the CLI; the race detector on the
-# concurrent host tests (host/envoy, the filter in Envoy, runs in
-# test-proxywasm). The cel-go fork: its patch tests (the fork keeps no other
-# tests), natively and, for the interpreter and cel packages, also built for
-# wasip1 and run by wazero's CLI (patch 0008 changes only that build), with
-# the batch and eval_activation tests that require the handler to keep no reference into a
-# request (cel-go's pooled objects there are the free list), and the check
-# that it is upstream v0.29.2 plus patches/*.patch (the klog copy's check
-# runs in test-proxywasm). The CRD differential test
-# (conformance/crd) runs once, in conformance-go.
+# make test's modules, two at a time (the filter too), the admission module
+# first: its wasm-opt, the longest (minutes on one core), overlaps the others.
+test-modules: | tools $(WASM_OPT)
+	$(MAKE) -j2 $(EMBED_ADM) $(EMBED) proxywasm-module $(EMBED_FULL)
+
+# Engine natively, both Go runtimes (and wazero's interpreter), the CLI; the
+# race detector on the host tests where the host's code runs on more than one
+# goroutine: a shared pool, an interrupt from a context, an instance replaced
+# after a trap, a close (RATIONALE.md, "The race detector where goroutines
+# meet"; host/envoy, the filter in Envoy, runs in test-proxywasm). The cel-go
+# fork: its patch tests (the fork keeps no other tests), natively and, for the
+# interpreter and cel packages, also built for wasip1 and run by wazero's CLI
+# (patch 0008 changes only that build), with the batch and eval_activation
+# tests that require the handler to keep no reference into a request (cel-go's
+# pooled objects there are the free list), and the check that it is upstream
+# v0.29.2 plus patches/*.patch (the klog copy's check runs in test-proxywasm).
+# The CRD differential test (conformance/crd) runs once, in conformance-go.
 # go test of packages built for wasip1 and run by the wazero CLI (build/bin,
 # go.mod's version) through Go's own exec wrapper.
 WASIP1_TEST = PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1 GOARCH=wasm \
 	$(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_wasip1_wasm_exec"
+HOST_RACE_TESTS := TestConcurrentEvalsNeverMix|TestCancellation|TestCRDValidationCancellation|TestTrapRecovery|TestProgramClose
 test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
@@ -123,10 +131,8 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) -run Patch $$(./wasm/third_party/patch-tests.sh apiserver apimachinery apiextensions-apiserver api client-go kube-openapi structured-merge-diff cloudevents-sql)
 	$(GO) test -count=1 -modfile=$(WASM_MOD_ADMISSION) github.com/cloudevents/sdk-go/sql/v2/test
-	# -race runs the host's tests (both runtimes, three modules) several times slower; go test's
-	# 10-minute default was hit on a machine running 3x slower than usual (2026-12-02).
-	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 -race -timeout 30m ./host/...
-	$(GO) test -count=1 -run '/^wazero-interpreter$$' ./host
+	CELWASM_ENVOY_TESTS=skip $(GO) test -count=1 ./host/...
+	$(GO) test -count=1 -race -run '$(HOST_RACE_TESTS)' ./host
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
 # The committed compressed modules must be this tree's reproducible builds.
@@ -141,12 +147,14 @@ check-embed: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 
 # Two builds of each module from scratch (fresh build cache, another
 # directory) must give the recorded sha256; each wasm-opt runs in the
-# background while the next module links.
+# background while the next module links, the admission module's (the
+# longest) first.
+REPRO_ORDER := celwasm-admission $(filter-out celwasm-admission,$(MODULES))
 repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	tar --exclude=node_modules -cf - wasm wire go.mod go.sum | tar -C $$tmp -xf -; \
 	pids=; \
-	for m in $(MODULES); do \
+	for m in $(REPRO_ORDER); do \
 	  case " $(WASM_ADMISSION_FLAVOURED) " in *" $$m "*) flavour=admission ;; *) flavour= ;; esac; \
 	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
 	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m); \
@@ -175,7 +183,7 @@ conformance-go:
 
 # The proxy-wasm filter: a second module from the same engine, tested in the
 # real Envoy 1.40.0 on 127.0.0.1 (docs/proxy-wasm.md).
-proxywasm-module:
+proxywasm-module: | $(WASM_OPT)
 	$(MAKE) -C wasm/proxywasm module
 test-proxywasm:
 	$(MAKE) -C wasm/proxywasm test
