@@ -5,6 +5,7 @@
 #   make bench   every benchmark → build/bench/*.json → docs/benchmarks.md (BENCH_QUICK=1: short)
 #   make wasm    build/celwasm.wasm, build/celwasm-full.wasm and build/celwasm-admission.wasm
 #                (+ .sha256), and the compressed copies the Go host embeds (RATIONALE.md, "Two modules")
+#   make repro   a second build of every module from a fresh build cache: the same sha256 or it fails
 #   make dist    dist/: the npm tarball, the wheel and the sdist (version: VERSION)
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME executions; make soak: a million evaluations per host, memory flat
@@ -96,7 +97,7 @@ demo: wasm $(CLI)
 
 # The Go hosts' conformance run writes out/conformance/*.jsonl first; the JS
 # (Node, Chromium) runs are compared byte for byte against them.
-test: check-version test-modules test-go repro check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
+test: check-version test-modules test-go check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
 
 # make test's modules, two at a time (the filter too), the admission module
 # first: its wasm-opt, the longest (minutes on one core), overlaps the others.
@@ -135,7 +136,10 @@ test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) test -count=1 -race -run '$(HOST_RACE_TESTS)' ./host
 	CELWASM_CONCURRENCY_EVALS=100000 $(GO) test -count=1 -race -run 'TestConcurrentEvalsNeverMix/wasmtime' ./host
 
-# The committed compressed modules must be this tree's reproducible builds.
+# The committed compressed modules must be this tree's reproducible builds:
+# on CI's fresh machine, where nothing of this tree is cached, this is make
+# test's reproducibility check (RATIONALE.md, "Reproducible module"); make
+# repro rebuilds them again locally from a fresh build cache.
 check-embed: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	@for m in $(MODULES); do \
 	  git ls-files --error-unmatch host/module/$$m.wasm.zst host/module/$$m.wasm.sha256 >/dev/null 2>&1 || { \
