@@ -84,8 +84,11 @@ host/module/%.wasm.zst: $(BUILD)/%.wasm
 	cp $<.sha256 host/module/$*.wasm.sha256
 	@echo "$@: $$(stat -c %s $@) bytes"
 
+# The admission module first: its wasm-opt, the longest (minutes on one core),
+# overlaps the other builds.
+MODULE_EMBEDS := $(EMBED_ADM) $(EMBED) $(EMBED_FULL)
 wasm:
-	$(MAKE) -j2 $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
+	$(MAKE) -j2 $(MODULE_EMBEDS)
 
 cli: wasm $(CLI)
 $(CLI): $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(shell find cmd host -name '*.go' -not -name '*_test.go')
@@ -99,10 +102,9 @@ demo: wasm $(CLI)
 # (Node, Chromium) runs are compared byte for byte against them.
 test: check-version test-modules test-go check-embed conformance-go fuzz-smoke test-proxywasm test-js test-python test-extism test-dist
 
-# make test's modules, two at a time (the filter too), the admission module
-# first: its wasm-opt, the longest (minutes on one core), overlaps the others.
-test-modules: | tools $(WASM_OPT)
-	$(MAKE) -j2 $(EMBED_ADM) $(EMBED) proxywasm-module $(EMBED_FULL)
+# make wasm's modules and the proxy-wasm filter, two at a time.
+test-modules:
+	$(MAKE) -j2 $(MODULE_EMBEDS) proxywasm-module
 
 # Engine natively, both Go runtimes (and wazero's interpreter), the CLI; the
 # race detector on the host tests where the host's code runs on more than one
@@ -189,6 +191,7 @@ conformance-go:
 
 # The proxy-wasm filter: a second module from the same engine, tested in the
 # real Envoy 1.40.0 on 127.0.0.1 (docs/proxy-wasm.md).
+# wasm-opt is installed by this make, once, before a make -j2 runs the filter's build beside the modules'.
 proxywasm-module: | $(WASM_OPT)
 	$(MAKE) -C wasm/proxywasm module
 test-proxywasm:
