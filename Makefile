@@ -11,6 +11,7 @@
 #   make fuzz    every fuzz target for FUZZTIME executions; make soak: a million evaluations per host, memory flat
 #   make profile where one call's time goes: pprof natively, node --cpu-prof of the module → build/profiles/
 #   make profile-crd  where a CRD validation's time and allocations go, natively with the copies → build/profiles/
+#   make profile-proxywasm  where an Envoy request's time goes in the filter: natively, and the module under V8 → build/profiles/
 #
 # Everything a fresh machine lacks is installed by the targets below.
 
@@ -52,7 +53,7 @@ WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 include wasm/binaryen.mk
 WASM_OPTIMIZED := celwasm celwasm-admission
 
-.PHONY: test-modules soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: test-modules soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd profile-proxywasm proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -306,6 +307,22 @@ profile-crd:
 	$(GO) test -modfile=$(WASM_MOD) -run '^$$' -bench ValidateKEP -benchtime 2s -benchmem -cpuprofile $(BUILD)/profiles/crd.cpu -o $(BUILD)/profiles/crd.test ./wasm/crd
 	$(GO) test -modfile=$(WASM_MOD) -run '^$$' -bench ValidateKEP -benchtime 200x -benchmem -memprofile $(BUILD)/profiles/crd.mem -memprofilerate 1 -o $(BUILD)/profiles/crd.test ./wasm/crd
 	@echo "profile-crd: go tool pprof $(BUILD)/profiles/crd.test $(BUILD)/profiles/crd.cpu (or crd.mem, -sample_index=alloc_space)"
+
+# CPU profiles of the proxy-wasm filter's per-request work: natively (pprof of
+# BenchmarkDecide) and the module under V8 (node --cpu-prof of a build keeping
+# its name section, driven by scripts/profile-proxywasm.mjs), to
+# build/profiles/proxywasm-*.
+profile-proxywasm:
+	GO=$(GO) ./wasm/third_party/modfile.sh $(BUILD)/wasm-proxywasm.mod
+	mkdir -p $(BUILD)/profiles
+	$(GO) test -modfile=$(BUILD)/wasm-proxywasm.mod -run '^$$' -bench Decide -benchtime 2s -benchmem -cpuprofile $(BUILD)/profiles/proxywasm-native.cpu -o $(BUILD)/profiles/proxywasm.test ./wasm/proxywasm/filter
+	$(GO) tool pprof -top -cum -nodecount 60 $(BUILD)/profiles/proxywasm.test $(BUILD)/profiles/proxywasm-native.cpu > $(BUILD)/profiles/proxywasm-native.txt 2>/dev/null
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(BUILD)/wasm-proxywasm.mod -buildmode=c-shared -trimpath -o $(BUILD)/profiles/celwasm-proxywasm-names.wasm ./wasm/proxywasm
+	for c in true policy; do rm -rf $(BUILD)/profiles/proxywasm-node-$$c; \
+	  node --no-warnings --cpu-prof --cpu-prof-dir=$(BUILD)/profiles/proxywasm-node-$$c --cpu-prof-interval 50 \
+	    scripts/profile-proxywasm.mjs $(BUILD)/profiles/celwasm-proxywasm-names.wasm $$c || exit 1; \
+	  node scripts/cpuprofile-top.mjs $(BUILD)/profiles/proxywasm-node-$$c/*.cpuprofile 80 > $(BUILD)/profiles/proxywasm-node-$$c.txt; done
+	@echo "profile-proxywasm: $(BUILD)/profiles/proxywasm-native.txt, $(BUILD)/profiles/proxywasm-node-{true,policy}.txt"
 
 bench-doc:
 	$(GO) run ./cmd/celwasm-benchdoc -in $(BUILD)/bench -targets docs/bench-targets.json -o docs/benchmarks.md
