@@ -320,7 +320,7 @@ profile-proxywasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(BUILD)/wasm-proxywasm.mod -buildmode=c-shared -trimpath -o $(BUILD)/profiles/celwasm-proxywasm-names.wasm ./wasm/proxywasm
 	for c in true policy; do rm -rf $(BUILD)/profiles/proxywasm-node-$$c; \
 	  node --no-warnings --cpu-prof --cpu-prof-dir=$(BUILD)/profiles/proxywasm-node-$$c --cpu-prof-interval 50 \
-	    scripts/profile-proxywasm.mjs $(BUILD)/profiles/celwasm-proxywasm-names.wasm $$c || exit 1; \
+	    scripts/profile-proxywasm.mjs $(BUILD)/profiles/celwasm-proxywasm-names.wasm host/envoy/cmd/envoy-bench/policies.json $$c || exit 1; \
 	  node scripts/cpuprofile-top.mjs $(BUILD)/profiles/proxywasm-node-$$c/*.cpuprofile 80 > $(BUILD)/profiles/proxywasm-node-$$c.txt; done
 	@echo "profile-proxywasm: $(BUILD)/profiles/proxywasm-native.txt, $(BUILD)/profiles/proxywasm-node-{true,policy}.txt"
 

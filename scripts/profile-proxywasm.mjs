@@ -5,29 +5,18 @@
 // names the filter's Go functions. Envoy has no profiler for its Wasm VMs;
 // this runs the same module under V8, outside Envoy's host boundary.
 //
-//   node --cpu-prof --cpu-prof-dir=DIR scripts/profile-proxywasm.mjs MODULE CONFIG_NAME
+//   node --cpu-prof --cpu-prof-dir=DIR scripts/profile-proxywasm.mjs MODULE POLICIES.json CONFIG_NAME
 //
-// CONFIG_NAME: "true" (one rule, `true`) or "policy" (host/envoy/cmd/envoy-bench's
+// POLICIES.json: host/envoy/cmd/envoy-bench/policies.json, the Envoy benchmark's
+// configurations; CONFIG_NAME: "true" (one rule, `true`) or "policy" (its
 // 4-rule policy). Each request is the callbacks Envoy makes for a GET without
 // a body: context create, request headers, response headers, done, log, delete.
 // Prints µs per request (median of 5 rounds) and the host calls per request.
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 
-const [modPath, configName] = process.argv.slice(2);
-const configs = {
-  true: { rules: [{ name: 'all', expression: 'true', action: 'allow' }], defaults: { action: 'deny' } },
-  policy: {
-    rules: [
-      { name: 'health', expression: "request.url_path == '/healthz'", action: 'allow' },
-      { name: 'admin-closed', expression: "request.path.startsWith('/admin')", action: 'deny', status: 403, body: 'admin is closed\n' },
-      { name: 'writes-need-token', expression: "request.method in ['POST', 'PUT', 'DELETE'] && !('authorization' in request.headers)", action: 'deny', status: 401 },
-      { name: 'core-team', expression: "cidr('127.0.0.0/8').containsIP(source.ip) && request.headers[?'x-team'].orValue('') == 'core'", action: 'allow' },
-    ],
-    defaults: { action: 'deny' },
-    ruleHeader: 'x-celwasm-rule',
-  },
-};
+const [modPath, policiesPath, configName] = process.argv.slice(2);
+const configs = JSON.parse(readFileSync(policiesPath, 'utf8'));
 if (!(configName in configs)) throw new Error(`unknown config ${configName}: want ${Object.keys(configs)}`);
 const enc = new TextEncoder();
 const dec = new TextDecoder();

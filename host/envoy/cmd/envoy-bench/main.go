@@ -18,6 +18,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -40,21 +41,14 @@ import (
 	"github.com/celwasm/celwasm/host/envoy"
 )
 
-// policy is the 4-rule benchmark policy: the first match decides.
-const policy = `{
-  "rules": [
-    {"name": "health", "expression": "request.url_path == '/healthz'", "action": "allow"},
-    {"name": "admin-closed", "expression": "request.path.startsWith('/admin')", "action": "deny", "status": 403, "body": "admin is closed\n"},
-    {"name": "writes-need-token", "expression": "request.method in ['POST', 'PUT', 'DELETE'] && !('authorization' in request.headers)", "action": "deny", "status": 401},
-    {"name": "core-team", "expression": "cidr('127.0.0.0/8').containsIP(source.ip) && request.headers[?'x-team'].orValue('') == 'core'", "action": "allow"}
-  ],
-  "defaults": {"action": "deny"},
-  "ruleHeader": "x-celwasm-rule"
-}`
-
-// truePolicy allows every request with one rule, `true`: what the filter
-// costs a request before any rule reads an attribute (the fixed cost).
-const truePolicy = `{"rules": [{"name": "all", "expression": "true", "action": "allow"}], "defaults": {"action": "deny"}}`
+// policies.json holds the filter configurations the benchmark measures (read
+// also by wasm/proxywasm/filter's BenchmarkDecide and by
+// scripts/profile-proxywasm.mjs): "policy", the 4-rule benchmark policy (the
+// first match decides), and "true", one rule `true` that allows every request:
+// what the filter costs a request before any rule reads an attribute.
+//
+//go:embed policies.json
+var policiesJSON []byte
 
 // rbacCondition allows exactly what policy allows, in the CEL Envoy's RBAC
 // filter evaluates (Envoy's attributes; no cidr() or optionals there, so the
@@ -98,6 +92,11 @@ func run(modulePath, out string, n, tput int) error {
 	if err != nil {
 		return err
 	}
+	var policies struct{ Policy, True json.RawMessage }
+	if err := json.Unmarshal(policiesJSON, &policies); err != nil {
+		return fmt.Errorf("policies.json: %w", err)
+	}
+	policy, truePolicy := string(policies.Policy), string(policies.True)
 	rbac, err := rbacConfig()
 	if err != nil {
 		return err
@@ -134,7 +133,8 @@ func run(modulePath, out string, n, tput int) error {
 	vmStart := e.Ready - plain.Ready
 
 	// Every listener decides the measured request the same way.
-	for _, l := range []string{"nofilter", "celwasm", "celwasm-true", "rbac"} {
+	measured := []string{"nofilter", "celwasm", "celwasm-true", "rbac"}
+	for _, l := range measured {
 		if st, err := get(http.DefaultClient, e.URL(l)+target); err != nil || st != 200 {
 			return fmt.Errorf("listener %s: %d %v", l, st, err)
 		}
@@ -150,7 +150,7 @@ func run(modulePath, out string, n, tput int) error {
 	lat := map[string][]time.Duration{}
 	cl := &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1, DisableCompression: true}}
 	for round := 0; round < 5; round++ {
-		for _, l := range []string{"nofilter", "celwasm", "celwasm-true", "rbac"} {
+		for _, l := range measured {
 			url := e.URL(l) + target
 			for i := 0; i < n/10; i++ { // warm the connection and the VM
 				if _, err := get(cl, url); err != nil {
