@@ -334,8 +334,9 @@ func (nilEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker
 func (e *Env) programOptions(costLimit uint64) []cel.ProgramOption {
 	if e.k8s {
 		// The base env already has OptOptimize, OptTrackCost and the
-		// library cost tracker; the per-call limit is ours.
-		return []cel.ProgramOption{cel.CostLimit(costLimit)}
+		// library cost tracker; the per-call limit and the constant
+		// constructors (constctor.go) are ours.
+		return []cel.ProgramOption{cel.CostLimit(costLimit), cel.CustomDecoratorV2(decorateConstCtors)}
 	}
 	// No OptOptimize for the cel base: constant folding at planning turns
 	// errors of constant subexpressions (int(1e100), timestamp overflow)

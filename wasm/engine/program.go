@@ -17,7 +17,9 @@ import (
 )
 
 // Program is a compiled expression: the checked (or parsed) AST and the
-// cel-go programs planned from it, one per cost limit in use.
+// cel-go programs planned from it, one per cost limit in use. A Program is
+// not safe for concurrent use: it plans programs for new cost limits lazily,
+// like the single-threaded WebAssembly instance that holds it.
 type Program struct {
 	Env          *Env
 	Expression   string
