@@ -40,6 +40,7 @@ func decObserveEval(observer EvalObserver) InterpretableDecoratorV2 {
 			return &evalWatchAttr{
 				InterpretableAttribute: inst,
 				observer:               observer,
+				id:                     inst.ID(),
 			}, nil
 		case InterpretableConst:
 			return &evalWatchConst{

@@ -1052,7 +1052,20 @@ func (e *evalWatch) Eval(vars Activation) ref.Val {
 type evalWatchAttr struct {
 	InterpretableAttribute
 	observer EvalObserver
+	// id is the attribute's ID, read again after each AddQualifier
+	// (celwasm patch: see ID).
+	id int64
 }
+
+// ID returns the watched attribute's ID.
+//
+// celwasm patch: the ID of an attribute is that of its last qualifier,
+// reached through three or four interface calls (evalAttr, the attribute,
+// the qualifier, its watcher), and the watcher, the cost tracker's stack
+// and every call's argument lookup ask for it at each evaluation. It only
+// changes when a qualifier is added, which the planner does through this
+// watcher, so it is read once then.
+func (e *evalWatchAttr) ID() int64 { return e.id }
 
 // AddQualifier creates a wrapper over the incoming qualifier which observes the qualification
 // result.
@@ -1094,6 +1107,7 @@ func (e *evalWatchAttr) AddQualifier(q Qualifier) (Attribute, error) {
 		}
 	}
 	_, err := e.InterpretableAttribute.AddQualifier(q)
+	e.id = e.InterpretableAttribute.ID()
 	return e, err
 }
 

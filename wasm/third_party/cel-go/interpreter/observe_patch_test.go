@@ -83,6 +83,7 @@ func TestObservePatchKeepsCosts(t *testing.T) {
 	}{
 		{"const", &evalConst{id: 10, val: types.True}},
 		{"attribute", &evalAttr{attr: &absoluteAttribute{id: 2}}},
+		{"qualified attribute", &evalAttr{attr: &absoluteAttribute{id: 1, qualifiers: []Qualifier{&stringQualifier{id: 3, value: "x"}}}}},
 		{"conditional attribute", &evalAttr{attr: &conditionalAttribute{id: 10, expr: s(1), truthy: &absoluteAttribute{id: 2}, falsy: &absoluteAttribute{id: 3}}}},
 		{"test only", &evalTestOnly{id: 10, InterpretableAttribute: &evalAttr{attr: &absoluteAttribute{id: 3}}}},
 		{"binary, planned", &evalBinary{id: 10, function: "matches", overload: "matches_string", lhs: s(1), rhs: s(2), args: []InterpretableV2{s(1), s(2)}}},
@@ -111,10 +112,16 @@ func TestObservePatchKeepsCosts(t *testing.T) {
 					fast.stack.push(v, int64((i-1)%3+1))
 					slow.stack.push(v, int64((i-1)%3+1))
 				}
+				// The ID observed is the step's, as its watcher passes it
+				// (for an attribute, evalWatchAttr.ID: its attribute's ID).
+				var id int64 = 10
+				if a, ok := st.step.(*evalAttr); ok {
+					id = a.Attr().ID()
+				}
 				ct := &costTrackerFactory{}
-				ct.Observe(&ExecutionFrame{ctx: &evalContext{costs: fast}}, 10, st.step, val)
+				ct.Observe(&ExecutionFrame{ctx: &evalContext{costs: fast}}, id, st.step, val)
 				slow.observeStep(st.step, val)
-				slow.stack.push(val, 10)
+				slow.stack.push(val, id)
 				if fast.cost != slow.cost {
 					t.Errorf("%s, presence cost %v, depth %d: cost %d, upstream's switch %d", st.name, presence, depth, fast.cost, slow.cost)
 				}
@@ -198,5 +205,68 @@ func TestCallArgsPatch(t *testing.T) {
 	}
 	if len(kinds) != 4 {
 		t.Fatalf("planned calls %v, want -_, _+_, _==_ and _!=_", kinds)
+	}
+}
+
+// TestWatchedAttributeIDPatch plans expressions whose attributes gain
+// qualifiers after they are watched (selects, indexes, optional selects,
+// presence tests, comprehension variables, names resolved in a container)
+// and checks that every attribute watcher's ID is its attribute's ID once
+// planning is done, which Observe relies on for an attribute's step.
+// (A ternary's branches are left out: planning takes their attributes out
+// of their watchers, which are then dropped.)
+func TestWatchedAttributeIDPatch(t *testing.T) {
+	p, err := parser.NewParser(parser.EnableOptionalSyntax(true), parser.Macros(parser.AllMacros...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := types.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cont, err := containers.NewContainer(containers.Name("a.b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disp := NewDispatcher()
+	for _, o := range []*functions.Overload{
+		{Operator: "_<=_", Binary: func(a, b ref.Val) ref.Val { return types.True }},
+		{Operator: "_&&_", Binary: func(a, b ref.Val) ref.Val { return types.True }},
+	} {
+		if err := disp.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watched := 0
+	for _, src := range []string{
+		"self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
+		"a.b.c.d[1]['x'].e", "has(self.spec.x) && self.spec.x.y <= self.z", "self.?x.?y.orValue(1).z",
+		"self.items.all(i, i.name.x[0] <= i.b.c)", "x.y.z[self.k].w", "[self.a.b, {'k': self.c.d}.k.e]",
+	} {
+		parsed, iss := p.Parse(common.NewTextSource(src))
+		if len(iss.GetErrors()) != 0 {
+			t.Fatal(iss.ToDisplayString())
+		}
+		var watchers []*evalWatchAttr
+		interp := NewInterpreter(disp, cont, reg, reg, NewAttributeFactory(cont, reg, reg))
+		tracker, _ := NewCostTracker(nil)
+		_, err = interp.NewInterpretable(parsed, CostObserver(CostTrackerTemplate(tracker)), CustomDecoratorV2(func(i InterpretableV2) (InterpretableV2, error) {
+			if w, ok := i.(*evalWatchAttr); ok {
+				watchers = append(watchers, w)
+			}
+			return i, nil
+		}))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for _, w := range watchers {
+			if w.ID() != w.InterpretableAttribute.ID() {
+				t.Errorf("%s: a watcher's ID is %d, its attribute's %d", src, w.ID(), w.InterpretableAttribute.ID())
+			}
+		}
+		watched += len(watchers)
+	}
+	if watched < 20 {
+		t.Fatalf("only %d attribute watchers planned", watched)
 	}
 }

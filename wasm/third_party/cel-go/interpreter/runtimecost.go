@@ -138,7 +138,14 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 	case *evalConst:
 		// InterpretableConst: zero cost
 	case *evalAttr:
-		tracker.observeAttr(t, programStep)
+		// celwasm patch: observeAttr with the attribute's ID as observed
+		// (evalWatchAttr.ID, equal to t.Attr().ID()), not asked for again.
+		if a, isCond := t.attr.(*conditionalAttribute); isCond {
+			tracker.stack.drop(a.falsy.ID(), a.truthy.ID(), a.expr.ID())
+		} else {
+			tracker.stack.drop(id)
+			tracker.cost += common.SelectAndIdentCost
+		}
 	case *evalTestOnly:
 		tracker.observeAttr(t, programStep)
 	case *stringQualifier, *intQualifier, *uintQualifier, *boolQualifier, *doubleQualifier, *fieldQualifier, *testOnlyQualifier:
