@@ -1060,8 +1060,8 @@ type evalWatchAttr struct {
 // ID returns the watched attribute's ID.
 //
 // celwasm patch: the ID of an attribute is that of its last qualifier,
-// reached through three or four interface calls (evalAttr, the attribute,
-// the qualifier, its watcher), and the watcher, the cost tracker's stack
+// reached through four interface calls (evalAttr, the attribute, the
+// qualifier's watcher, the qualifier), and the watcher, the cost tracker's stack
 // and every call's argument lookup ask for it at each evaluation. It only
 // changes when a qualifier is added, which the planner does through this
 // watcher, so it is read once then.

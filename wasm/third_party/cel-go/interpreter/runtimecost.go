@@ -138,11 +138,12 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 	case *evalConst:
 		// InterpretableConst: zero cost
 	case *evalAttr:
-		// celwasm patch: observeAttr with the attribute's ID as observed
-		// (evalWatchAttr.ID, equal to t.Attr().ID()), not asked for again.
-		if a, isCond := t.attr.(*conditionalAttribute); isCond {
-			tracker.stack.drop(a.falsy.ID(), a.truthy.ID(), a.expr.ID())
+		if _, isCond := t.attr.(*conditionalAttribute); isCond {
+			tracker.observeAttr(t, programStep)
 		} else {
+			// observeAttr's default case with the ID as observed
+			// (evalWatchAttr.ID, equal to t.Attr().ID()), not asked for
+			// again (celwasm patch 13).
 			tracker.stack.drop(id)
 			tracker.cost += common.SelectAndIdentCost
 		}
