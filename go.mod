@@ -139,8 +139,8 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
 
-// cel-go v0.29.2 (the version k8s.io/apiserver v0.37.2 pins) with ten
-// patches; see wasm/third_party/cel-go/PATCHES.md.
+// cel-go v0.29.2 (the version k8s.io/apiserver v0.37.2 pins) with the
+// patches of wasm/third_party/cel-go/PATCHES.md.
 replace github.com/google/cel-go => ./wasm/third_party/cel-go
 
 // klog v2.140.0 without the path_symlink import on wasip1 (Envoy declares that
