@@ -10,6 +10,7 @@
 #   make extism  build/celwasm-extism.wasm, the Extism plugin (docs/extism.md)
 #   make fuzz    every fuzz target for FUZZTIME executions; make soak: a million evaluations per host, memory flat
 #   make profile where one call's time goes: pprof natively, node --cpu-prof of the module → build/profiles/
+#   make pgo     the CPU profile the expression module is built with (go build -pgo), from its benchmarks
 #   make profile-crd  where a CRD validation's time and allocations go, natively with the copies → build/profiles/
 #   make profile-proxywasm  where an Envoy request's time goes in the filter: natively, and the module under V8 → build/profiles/
 #
@@ -45,6 +46,14 @@ WASM_MOD     := $(BUILD)/wasm.mod
 # The admission module also links the k8s.io/api, client-go and structured-merge-diff copies.
 WASM_MOD_ADMISSION := $(BUILD)/wasm-admission.mod
 WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
+# The expression module (and the stage benchmark that times its code) is built
+# with the committed CPU profile of its hot paths (make pgo), hot call edges up to
+# 70% of the profile's weight inlined, so that it stays under 20 MB (RATIONALE.md,
+# "Profile-guided optimisation of the expression module").
+PGO_PROFILE  := wasm/module/celwasm/celwasm.pgo
+PGO_FLAGS    := -pgo=$(PGO_PROFILE) -gcflags=all=-d=pgoinlinecdfthreshold=70
+WASM_PGO     := celwasm
+wasm_pgo      = $(if $(filter $(1),$(WASM_PGO)),$(PGO_FLAGS))
 # The expression module, which every host loads at start, and the admission
 # module (over its 40 MB budget as Go links it) are linked by Go and then shrunk
 # by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through wasm-opt").
@@ -53,7 +62,7 @@ WASM_GOFLAGS := -buildmode=c-shared -trimpath -ldflags='-s -w -buildid='
 include wasm/binaryen.mk
 WASM_OPTIMIZED := celwasm celwasm-admission
 
-.PHONY: test-modules soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python profile profile-crd profile-proxywasm proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
+.PHONY: test-modules soak fuzz fuzz-smoke dist test-dist check-version check-embed all wasm cli demo test test-go repro bench clean tools conformance conformance-corpus conformance-go test-js test-python pgo profile profile-crd profile-proxywasm proxywasm-module test-proxywasm extism test-extism bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism bench-doc
 
 all: wasm cli
 
@@ -67,10 +76,10 @@ WASM_ADMISSION_FLAVOURED := celwasm-admission admission-probe
 wasm_flavour = $(if $(filter $(1),$(WASM_ADMISSION_FLAVOURED)),admission)
 wasm_modfile = $(if $(call wasm_flavour,$(1)),$(WASM_MOD_ADMISSION),$(WASM_MOD))
 
-$(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
+$(BUILD)/%.wasm: $(WASM_SRCS) $(PGO_PROFILE) | tools $(WASM_OPT)
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(call wasm_modfile,$*) $(call wasm_flavour,$*)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(call wasm_modfile,$*) $(WASM_GOFLAGS) -o $@.linked.tmp ./wasm/module/$*
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(call wasm_modfile,$*) $(WASM_GOFLAGS) $(call wasm_pgo,$*) -o $@.linked.tmp ./wasm/module/$*
 	$(if $(filter $*,$(WASM_OPTIMIZED)),$(WASM_OPT) $(WASM_OPT_FLAGS) $@.linked.tmp -o $@.tmp,mv $@.linked.tmp $@.tmp)
 	@rm -f $@.linked.tmp
 	@mv $@.tmp $@
@@ -165,8 +174,9 @@ repro: $(WASM) $(WASM_FULL) $(WASM_ADM)
 	pids=; \
 	for m in $(REPRO_ORDER); do \
 	  case " $(WASM_ADMISSION_FLAVOURED) " in *" $$m "*) flavour=admission ;; *) flavour= ;; esac; \
+	  case " $(WASM_PGO) " in *" $$m "*) pgo="$(PGO_FLAGS)" ;; *) pgo= ;; esac; \
 	  (cd $$tmp && GO=$(GO) ./wasm/third_party/modfile.sh $$tmp/wasm.mod $$flavour && \
-	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) -o $$tmp/$$m.linked.wasm ./wasm/module/$$m); \
+	   GOCACHE=$$tmp/.gocache GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$$tmp/wasm.mod $(WASM_GOFLAGS) $$pgo -o $$tmp/$$m.linked.wasm ./wasm/module/$$m); \
 	  case " $(WASM_OPTIMIZED) " in \
 	    *" $$m "*) $(WASM_OPT) $(WASM_OPT_FLAGS) $$tmp/$$m.linked.wasm -o $$tmp/$$m.wasm & pids="$$pids $$!" ;; \
 	    *) mv $$tmp/$$m.linked.wasm $$tmp/$$m.wasm ;; esac; \
@@ -215,10 +225,10 @@ test-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI)
 # command, timed natively and in both Go runtimes by celwasm-bench and under
 # node:wasi by the JS benchmark.
 STAGEBENCH := $(BUILD)/stagebench.wasm
-$(STAGEBENCH): $(WASM_SRCS) | tools
+$(STAGEBENCH): $(WASM_SRCS) $(PGO_PROFILE) | tools
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) -trimpath -o $@ ./wasm/stagebench/cmd
+	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(WASM_MOD) -trimpath $(PGO_FLAGS) -o $@ ./wasm/stagebench/cmd
 
 # Every benchmark writes build/bench/<section>.json; celwasm-benchdoc renders
 # them with docs/bench-targets.json into docs/benchmarks.md. One section alone:
@@ -297,7 +307,12 @@ check-version:
 # CPU and allocation profiles of the reference cases: natively (pprof) and in
 # the module under Node (node --cpu-prof of a build keeping its name section).
 profile:
-	GO=$(GO) ./scripts/profile.sh
+	GO=$(GO) PGO_FLAGS="$(PGO_FLAGS)" ./scripts/profile.sh
+
+# The CPU profile the expression module is built with (PGO_PROFILE), from the
+# handler's benchmarks natively; commit it, then rebuild and commit the module.
+pgo:
+	GO=$(GO) PGO_PROFILE=$(PGO_PROFILE) ./scripts/pgo.sh
 
 # CPU and allocation profiles of CRD validation (the CRD benchmark's workload,
 # internal/crdbench) natively with the modules' patched copies (-modfile).

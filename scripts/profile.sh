@@ -34,10 +34,10 @@ for c in true a b c d; do
   } > "$OUT/native-$c.txt"
 done
 
-# The expression module with its name section: the release flags without -s -w (and before
-# wasm-opt, which would drop the names).
+# The expression module with its name section: the release flags (with make's PGO_FLAGS) without
+# -s -w (and before wasm-opt, which would drop the names).
 GO=$GO ./wasm/third_party/modfile.sh build/wasm.mod
-GOOS=wasip1 GOARCH=wasm $GO build -modfile=build/wasm.mod -buildmode=c-shared -trimpath -o "$OUT/celwasm-names.wasm" ./wasm/module/celwasm
+GOOS=wasip1 GOARCH=wasm $GO build -modfile=build/wasm.mod -buildmode=c-shared -trimpath ${PGO_FLAGS:-} -o "$OUT/celwasm-names.wasm" ./wasm/module/celwasm
 CELWASM_REF_CASES="$PWD/$OUT/cases.json" $GO test -count=1 -run TestWriteRefCases ./wasm/abi >/dev/null
 for c in true a b c d; do
   rm -rf "$OUT/node-$c"
