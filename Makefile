@@ -54,6 +54,7 @@ PGO_PROFILE  := wasm/module/celwasm/celwasm.pgo
 PGO_FLAGS    := -pgo=$(PGO_PROFILE) -gcflags=all=-d=pgoinlinecdfthreshold=70
 WASM_PGO     := celwasm
 wasm_pgo      = $(if $(filter $(1),$(WASM_PGO)),$(PGO_FLAGS))
+$(WASM): $(PGO_PROFILE)
 # The expression module, which every host loads at start, and the admission
 # module (over its 40 MB budget as Go links it) are linked by Go and then shrunk
 # by wasm-opt -Oz (wasm/binaryen.mk; RATIONALE.md, "Modules through wasm-opt").
@@ -76,7 +77,7 @@ WASM_ADMISSION_FLAVOURED := celwasm-admission admission-probe
 wasm_flavour = $(if $(filter $(1),$(WASM_ADMISSION_FLAVOURED)),admission)
 wasm_modfile = $(if $(call wasm_flavour,$(1)),$(WASM_MOD_ADMISSION),$(WASM_MOD))
 
-$(BUILD)/%.wasm: $(WASM_SRCS) $(PGO_PROFILE) | tools $(WASM_OPT)
+$(BUILD)/%.wasm: $(WASM_SRCS) | tools $(WASM_OPT)
 	@mkdir -p $(BUILD)
 	GO=$(GO) ./wasm/third_party/modfile.sh $(call wasm_modfile,$*) $(call wasm_flavour,$*)
 	GOOS=wasip1 GOARCH=wasm $(GO) build -modfile=$(call wasm_modfile,$*) $(WASM_GOFLAGS) $(call wasm_pgo,$*) -o $@.linked.tmp ./wasm/module/$*
