@@ -36,7 +36,14 @@ var MatchesRegexOptimization = &RegexOptimization{
 			if len(values) != 2 {
 				return types.NoSuchOverloadErr()
 			}
-			in, ok := values[0].Value().(string)
+			// celwasm patch: a String is read without boxing it into an
+			// interface (an allocation per call); other values as before.
+			in, ok := string(""), false
+			if s, isStr := values[0].(types.String); isStr {
+				in, ok = string(s), true
+			} else {
+				in, ok = values[0].Value().(string)
+			}
 			if !ok {
 				return types.NoSuchOverloadErr()
 			}

@@ -291,6 +291,10 @@ func NewCostTracker(estimator ActualCostEstimator, opts ...CostTrackerOption) (*
 			return nil, err
 		}
 	}
+	// celwasm patch: see ActualCostValueEstimator.
+	if ve, ok := estimator.(ActualCostValueEstimator); ok {
+		tracker.valueEstimator, tracker.valueFrom = ve, estimator
+	}
 	return tracker, nil
 }
 
@@ -301,6 +305,7 @@ func NewCostTracker(estimator ActualCostEstimator, opts ...CostTrackerOption) (*
 func OverloadCostTracker(overloadID string, fnTracker FunctionTracker) CostTrackerOption {
 	return func(tracker *CostTracker) error {
 		tracker.overloadTrackers[overloadID] = fnTracker
+		tracker.trackedIDs.add(overloadID) // celwasm patch: see trackerFilter
 		return nil
 	}
 }
@@ -317,6 +322,13 @@ type CostTracker struct {
 
 	cost  uint64
 	stack refValStack
+
+	// celwasm patch: trackedIDs filters lookups in overloadTrackers
+	// (trackerFilter); valueEstimator is Estimator when it reports costs
+	// without allocating, valueFrom the Estimator it was read from.
+	trackedIDs     trackerFilter
+	valueEstimator ActualCostValueEstimator
+	valueFrom      ActualCostEstimator
 }
 
 // Clone makes a shallow copy of the tracker.
@@ -328,6 +340,9 @@ func (c *CostTracker) Clone() (*CostTracker, error) {
 		overloadTrackers:    c.overloadTrackers,
 		Limit:               c.Limit,
 		presenceTestHasCost: c.presenceTestHasCost,
+		trackedIDs:          c.trackedIDs,
+		valueEstimator:      c.valueEstimator,
+		valueFrom:           c.valueFrom,
 	}
 	return tracker, nil
 }
@@ -339,6 +354,8 @@ func (c *CostTracker) reuse(template *CostTracker) {
 	c.overloadTrackers = template.overloadTrackers
 	c.Limit = template.Limit
 	c.presenceTestHasCost = template.presenceTestHasCost
+	c.trackedIDs = template.trackedIDs
+	c.valueEstimator, c.valueFrom = template.valueEstimator, template.valueFrom
 	c.cost = 0
 	c.stack.items = c.stack.items[:0]
 	c.stack.stopCounting()
@@ -383,7 +400,7 @@ func (c *CostTracker) costCall(call InterpretableCall, args []ref.Val, result re
 		panic(EvalCancelledError{Cause: ContextCancelled, Message: "operation interrupted by the host"})
 	}
 	var cost uint64
-	if len(c.overloadTrackers) != 0 {
+	if len(c.overloadTrackers) != 0 && c.trackedIDs.mayHold(call.OverloadID()) {
 		if tracker, found := c.overloadTrackers[call.OverloadID()]; found {
 			callCost := tracker(args, result)
 			if callCost != nil {
@@ -393,8 +410,14 @@ func (c *CostTracker) costCall(call InterpretableCall, args []ref.Val, result re
 		}
 	}
 	if c.Estimator != nil {
-		callCost := c.Estimator.CallCost(call.Function(), call.OverloadID(), args, result)
-		if callCost != nil {
+		// celwasm patch: an estimator that reports its cost as a value is
+		// asked for it that way (see ActualCostValueEstimator).
+		if c.valueEstimator != nil && c.valueFrom == c.Estimator {
+			if callCost, ok := c.valueEstimator.CallCostValue(call.Function(), call.OverloadID(), args, result); ok {
+				cost += callCost
+				return cost
+			}
+		} else if callCost := c.Estimator.CallCost(call.Function(), call.OverloadID(), args, result); callCost != nil {
 			cost += *callCost
 			return cost
 		}

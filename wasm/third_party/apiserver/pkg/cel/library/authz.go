@@ -371,7 +371,7 @@ func authorizerPath(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	path, ok := arg2.Value().(string)
+	path, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -389,7 +389,7 @@ func authorizerGroup(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	group, ok := arg2.Value().(string)
+	group, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -408,12 +408,12 @@ func authorizerServiceAccount(args ...ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(args[0])
 	}
 
-	namespace, ok := args[1].Value().(string)
+	namespace, ok := stringArg(args[1])
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(args[1])
 	}
 
-	name, ok := args[2].Value().(string)
+	name, ok := stringArg(args[2])
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(args[2])
 	}
@@ -435,7 +435,7 @@ func groupCheckResource(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	resource, ok := arg2.Value().(string)
+	resource, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -452,7 +452,7 @@ func resourceCheckSubresource(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	subresource, ok := arg2.Value().(string)
+	subresource, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -468,7 +468,7 @@ func resourceCheckFieldSelector(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	fieldSelector, ok := arg2.Value().(string)
+	fieldSelector, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -484,7 +484,7 @@ func resourceCheckLabelSelector(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	labelSelector, ok := arg2.Value().(string)
+	labelSelector, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -500,7 +500,7 @@ func resourceCheckNamespace(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	namespace, ok := arg2.Value().(string)
+	namespace, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -516,7 +516,7 @@ func resourceCheckName(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	name, ok := arg2.Value().(string)
+	name, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -532,7 +532,7 @@ func pathCheckCheck(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	httpRequestVerb, ok := arg2.Value().(string)
+	httpRequestVerb, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
@@ -546,7 +546,7 @@ func resourceCheckCheck(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	apiVerb, ok := arg2.Value().(string)
+	apiVerb, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}

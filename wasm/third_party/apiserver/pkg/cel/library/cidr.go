@@ -172,7 +172,7 @@ func (*cidrs) ProgramOptions() []cel.ProgramOption {
 }
 
 func stringToCIDR(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -242,7 +242,7 @@ func prefixLength(arg ref.Val) ref.Val {
 }
 
 func isCIDR(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}

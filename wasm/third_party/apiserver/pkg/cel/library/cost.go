@@ -83,45 +83,58 @@ func selectorCostEstimate(selectorLength checker.SizeEstimate) checker.CostEstim
 	return baseSelectorCost.Add(parseCost).Add(requirementCost)
 }
 
+// CallCost returns a pointer to the cost CallCostValue reports, or nil.
+// celwasm patch: CallCost's body moved, unchanged but for returning the cost as a value, to CallCostValue.
 func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, result ref.Val) *uint64 {
+	if cost, ok := l.CallCostValue(function, overloadId, args, result); ok {
+		return &cost
+	}
+	return nil
+}
+
+// CallCostValue is the actual cost of a call of these libraries, or
+// (0, false) when they leave it to CEL's. cel-go's cost tracker asks for it
+// as a value (interpreter.ActualCostValueEstimator), so costing a call
+// allocates nothing.
+func (l *CostEstimator) CallCostValue(function, overloadId string, args []ref.Val, result ref.Val) (uint64, bool) {
 	switch function {
 	case "check":
 		// An authorization check has a fixed cost
 		// This cost is set to allow for only two authorization checks per expression
 		cost := uint64(350000)
-		return &cost
+		return cost, true
 	case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name", "allowed", "reason", "error", "errored":
 		// All authorization builder and accessor functions have a nominal cost
 		cost := uint64(1)
-		return &cost
+		return cost, true
 	case "fieldSelector", "labelSelector":
 		// field and label selector parse is a string parse into a structured set of requirements
 		if len(args) >= 2 {
 			selectorLength := actualSize(args[1])
 			cost := selectorCostEstimate(checker.SizeEstimate{Min: selectorLength, Max: selectorLength})
-			return &cost.Max
+			return cost.Max, true
 		}
 	case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes":
 		var cost uint64
 		if len(args) > 0 {
 			cost += traversalCost(args[0]) // these O(n) operations all cost roughly the cost of a single traversal
 		}
-		return &cost
+		return cost, true
 	case "url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey":
 		if len(args) >= 1 {
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "replace", "split":
 		if len(args) >= 1 {
 			// cost is the traversal plus the construction of the result
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * 2 * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "join":
 		if len(args) >= 1 {
 			cost := uint64(math.Ceil(float64(actualSize(result)) * 2 * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "find", "findAll":
 		if len(args) >= 2 {
@@ -133,13 +146,13 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 			// in length.
 			regexCost := uint64(math.Ceil(float64(actualSize(args[1])) * common.RegexStringLengthCostFactor))
 			cost := strCost * regexCost
-			return &cost
+			return cost, true
 		}
 	case "cidr", "isIP", "isCIDR":
 		// IP and CIDR parsing is a string traversal.
 		if len(args) >= 1 {
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "ip":
 		// IP and CIDR parsing is a string traversal.
@@ -148,23 +161,23 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 				// The IP member of the CIDR object is just accessing a field.
 				// Nominal cost.
 				cost := uint64(1)
-				return &cost
+				return cost, true
 			}
 
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "ip.isCanonical":
 		if len(args) >= 1 {
 			// We have to parse the string and then compare the parsed string to the original string.
 			// So we double the cost of parsing the string.
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * 2 * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast":
 		// IP and CIDR accessors are nominal cost.
 		cost := uint64(1)
-		return &cost
+		return cost, true
 	case "containsIP":
 		if len(args) >= 2 {
 			cidrSize := actualSize(args[0])
@@ -180,7 +193,7 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 
 			}
 
-			return &cost
+			return cost, true
 		}
 	case "containsCIDR":
 		if len(args) >= 2 {
@@ -201,12 +214,12 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 				cost += uint64(math.Ceil(float64(otherSize) * common.StringTraversalCostFactor))
 			}
 
-			return &cost
+			return cost, true
 		}
 	case "quantity", "isQuantity", "semver", "isSemver":
 		if len(args) >= 1 {
 			cost := uint64(math.Ceil(float64(actualSize(args[0])) * common.StringTraversalCostFactor))
-			return &cost
+			return cost, true
 		}
 	case "validate":
 		if len(args) >= 2 {
@@ -230,20 +243,20 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 				// in length.
 				regexCost := uint64(math.Ceil(float64(regexSize) * common.RegexStringLengthCostFactor))
 				cost := strCost * regexCost
-				return &cost
+				return cost, true
 			}
 		}
 	case "format.named":
 		// Simply dictionary lookup
 		cost := uint64(1)
-		return &cost
+		return cost, true
 	case "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan", "compareTo", "add", "sub", "major", "minor", "patch":
 		cost := uint64(1)
-		return &cost
+		return cost, true
 	case "getScheme", "getHostname", "getHost", "getPort", "getEscapedPath", "getQuery":
 		// url accessors
 		cost := uint64(1)
-		return &cost
+		return cost, true
 	case "_==_":
 		if len(args) == 2 {
 			unitCost := uint64(1)
@@ -257,7 +270,7 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 				*cel.Semver, cel.Semver,
 				*authorizerVal, authorizerVal, *pathCheckVal, pathCheckVal, *groupCheckVal, groupCheckVal,
 				*resourceCheckVal, resourceCheckVal, *decisionVal, decisionVal:
-				return &unitCost
+				return unitCost, true
 			default:
 				if panicOnUnknown && lhs.Type() != nil && isRegisteredType(lhs.Type().TypeName()) {
 					panic(fmt.Errorf("CallCost: unhandled equality for Kubernetes type %T", lhs))
@@ -268,7 +281,7 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 	if panicOnUnknown && !knownUnhandledFunctions[function] {
 		panic(fmt.Errorf("CallCost: unhandled function %q or args %v", function, args))
 	}
-	return nil
+	return 0, false
 }
 
 func (l *CostEstimator) EstimateCallCost(function, overloadId string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
@@ -547,6 +560,10 @@ func (l *CostEstimator) EstimateCallCost(function, overloadId string, target *ch
 }
 
 func actualSize(value ref.Val) uint64 {
+	// celwasm patch: a String is sized without asserting traits.Sizer (an itab lookup in WebAssembly).
+	if s, ok := value.(types.String); ok {
+		return uint64(s.Size().(types.Int))
+	}
 	if sz, ok := value.(traits.Sizer); ok {
 		return uint64(sz.Size().(types.Int))
 	}

@@ -251,7 +251,7 @@ var formatLibraryDecls = map[string][]cel.FunctionOpt{
 	},
 	"format.named": {
 		cel.Overload("format-named", []*cel.Type{cel.StringType}, cel.OptionalType(apiservercel.FormatType), cel.UnaryBinding(func(name ref.Val) ref.Val {
-			nameString, ok := name.Value().(string)
+			nameString, ok := stringArg(name)
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(name)
 			}
@@ -271,7 +271,7 @@ func formatValidate(arg1, arg2 ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(arg1)
 	}
 
-	str, ok := arg2.Value().(string)
+	str, ok := stringArg(arg2)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg2)
 	}

@@ -199,7 +199,7 @@ func (*ip) ProgramOptions() []cel.ProgramOption {
 }
 
 func stringToIP(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -241,7 +241,7 @@ func family(arg ref.Val) ref.Val {
 }
 
 func ipIsCanonical(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -259,7 +259,7 @@ func ipIsCanonical(arg ref.Val) ref.Val {
 }
 
 func isIP(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}

@@ -80,7 +80,7 @@ func escapeKey(k string) string {
 }
 
 func escape(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}

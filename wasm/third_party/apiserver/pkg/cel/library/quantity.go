@@ -203,7 +203,7 @@ func (*quantity) ProgramOptions() []cel.ProgramOption {
 }
 
 func isQuantity(arg ref.Val) ref.Val {
-	str, ok := arg.Value().(string)
+	str, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -217,7 +217,7 @@ func isQuantity(arg ref.Val) ref.Val {
 }
 
 func stringToQuantity(arg ref.Val) ref.Val {
-	str, ok := arg.Value().(string)
+	str, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}

@@ -95,11 +95,11 @@ func (*regex) ProgramOptions() []cel.ProgramOption {
 }
 
 func find(strVal ref.Val, regexVal ref.Val) ref.Val {
-	str, ok := strVal.Value().(string)
+	str, ok := stringArg(strVal)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(strVal)
 	}
-	regex, ok := regexVal.Value().(string)
+	regex, ok := stringArg(regexVal)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(regexVal)
 	}
@@ -116,11 +116,11 @@ func findAll(args ...ref.Val) ref.Val {
 	if argn < 2 || argn > 3 {
 		return types.NoSuchOverloadErr()
 	}
-	str, ok := args[0].Value().(string)
+	str, ok := stringArg(args[0])
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(args[0])
 	}
-	regex, ok := args[1].Value().(string)
+	regex, ok := stringArg(args[1])
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(args[1])
 	}
@@ -157,7 +157,7 @@ var FindRegexOptimization = &interpreter.RegexOptimization{
 			if len(args) != 2 {
 				return types.NoSuchOverloadErr()
 			}
-			in, ok := args[0].Value().(string)
+			in, ok := stringArg(args[0])
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(args[0])
 			}
@@ -182,7 +182,7 @@ var FindAllRegexOptimization = &interpreter.RegexOptimization{
 			if argn < 2 || argn > 3 {
 				return types.NoSuchOverloadErr()
 			}
-			str, ok := args[0].Value().(string)
+			str, ok := stringArg(args[0])
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(args[0])
 			}

@@ -182,7 +182,7 @@ func isSemver(arg ref.Val) ref.Val {
 	return isSemverNormalize(arg, types.Bool(false))
 }
 func isSemverNormalize(arg ref.Val, normalizeArg ref.Val) ref.Val {
-	str, ok := arg.Value().(string)
+	str, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -213,7 +213,7 @@ func stringToSemver(arg ref.Val) ref.Val {
 	return stringToSemverNormalize(arg, types.Bool(false))
 }
 func stringToSemverNormalize(arg ref.Val, normalizeArg ref.Val) ref.Val {
-	str, ok := arg.Value().(string)
+	str, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}

@@ -165,7 +165,7 @@ func (*urls) ProgramOptions() []cel.ProgramOption {
 }
 
 func stringToUrl(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
@@ -239,7 +239,7 @@ func getQuery(arg ref.Val) ref.Val {
 }
 
 func isURL(arg ref.Val) ref.Val {
-	s, ok := arg.Value().(string)
+	s, ok := stringArg(arg)
 	if !ok {
 		return types.MaybeNoSuchOverloadErr(arg)
 	}
