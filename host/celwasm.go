@@ -127,10 +127,13 @@ func WithBeforeCompile(f func(module, cacheDir string)) Option {
 }
 
 // WithGuestGC sets the garbage collection target of the Go runtime inside
-// each instance (GOGC, default 100). A higher value trades memory for fewer
-// collections, which pays off for allocation-heavy work such as CRD
-// validation under wazero; with 400, an instance running nested map
-// comprehensions grew from 31 MiB to 117 MiB of linear memory.
+// each instance (GOGC; by default 100 in the expression module, Go's own,
+// and 200 in celwasm-full, which validates CRDs). A higher value trades
+// memory for fewer collections, which pays off for allocation-heavy work
+// such as CRD validation; with 400, an instance running nested map
+// comprehensions grew from 31 MiB to 117 MiB of linear memory, and
+// celwasm-full's default costs about 20 MiB per instance over 100
+// (RATIONALE.md, "celwasm-full collects at GOGC 200").
 func WithGuestGC(percent int) Option { return func(o *options) { o.gcPercent = percent } }
 
 // WithGuestStderr copies the guest's stderr to f (default: kept only for

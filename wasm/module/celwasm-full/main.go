@@ -7,6 +7,9 @@
 package main
 
 import (
+	"os"
+	"runtime/debug"
+
 	"github.com/celwasm/celwasm/wasm/abi"
 	"github.com/celwasm/celwasm/wasm/abi/crdhandler"
 	_ "github.com/celwasm/celwasm/wasm/events/knative"
@@ -15,7 +18,16 @@ import (
 	"github.com/celwasm/celwasm/wire"
 )
 
+// DefaultGCPercent is this module's GOGC when the host sets none: CRD
+// validation allocates 1-3 MB per object, and in WebAssembly the collector
+// marks on the caller's thread, where native Go marks on other cores
+// (RATIONALE.md, "CRD validation").
+const DefaultGCPercent = 200
+
 func init() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(DefaultGCPercent)
+	}
 	h := abi.NewHandler()
 	crd := crdhandler.New(h)
 	module.Serve(module.Table{
