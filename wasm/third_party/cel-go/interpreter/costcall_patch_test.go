@@ -6,13 +6,10 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/google/cel-go/common"
-	"github.com/google/cel-go/common/containers"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/stdlib"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/parser"
 )
 
 // extTrackedIDs are the overload IDs that cel-go's extensions give runtime
@@ -117,36 +114,9 @@ func TestCostCallPatchKeepsCosts(t *testing.T) {
 		"x.exists(i, i == 4) ? 1 / 0 : 2",
 	}
 	vars := map[string]any{"x": []int{1, 2, 3, 4, 5}, "s": "abcdef"}
-	p, err := parser.NewParser(parser.Macros(parser.AllMacros...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := types.NewRegistry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	disp := NewDispatcher()
-	for _, fn := range stdlib.Functions() {
-		ovs, err := fn.Bindings()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := disp.Add(ovs...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cont := containers.DefaultContainer
-	interp := NewInterpreter(disp, cont, reg, reg, NewAttributeFactory(cont, reg, reg))
+	planStd := stdPlanner(t)
 	plan := func(expr string, tracker *CostTracker) *ObservableInterpretable {
-		parsed, iss := p.Parse(common.NewTextSource(expr))
-		if len(iss.GetErrors()) != 0 {
-			t.Fatal(iss.ToDisplayString())
-		}
-		i, err := interp.NewInterpretable(parsed, CostObserver(CostTrackerTemplate(tracker)))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return i.(*ObservableInterpretable)
+		return planStd(expr, CostObserver(CostTrackerTemplate(tracker)))
 	}
 	per := map[string]uint64{overloads.Size: 7, overloads.StartsWith: 11, "_*_": 3}
 	fnTracker := func(args []ref.Val, result ref.Val) *uint64 { c := uint64(5); return &c }

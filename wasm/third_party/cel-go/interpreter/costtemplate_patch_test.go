@@ -37,6 +37,40 @@ func TestCostTrackerTemplatePatch(t *testing.T) {
 	}
 	vars := map[string]any{"x": []int{1, 2, 3, 4, 5}, "big": big}
 
+	plan := stdPlanner(t)
+
+	for _, limit := range []uint64{0, 60, 3000} {
+		var opts []CostTrackerOption
+		if limit > 0 {
+			opts = append(opts, CostTrackerLimit(limit))
+		}
+		template, err := NewCostTracker(nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var upstream, patched []*ObservableInterpretable
+		for _, e := range exprs {
+			upstream = append(upstream, plan(e, CostObserver(CostTrackerFactory(template.Clone))))
+			patched = append(patched, plan(e, CostObserver(CostTrackerTemplate(template))))
+		}
+		// Three rounds, so that every program runs after every other one
+		// on the pooled state; the result and cost are read once the
+		// frame is closed, as cel.Program's EvalDetails does.
+		for round := 0; round < 3; round++ {
+			for i, e := range exprs {
+				want, got := run(t, upstream[i], vars), run(t, patched[i], vars)
+				if got != want {
+					t.Errorf("limit %d, round %d, %s:\n got %s\nwant %s", limit, round, e, got, want)
+				}
+			}
+		}
+	}
+}
+
+// stdPlanner returns a function that parses expr with every macro and plans
+// it with cel-go's standard library and the given options.
+func stdPlanner(t *testing.T) func(expr string, o ...PlannerOption) *ObservableInterpretable {
+	t.Helper()
 	p, err := parser.NewParser(parser.Macros(parser.AllMacros...))
 	if err != nil {
 		t.Fatal(err)
@@ -57,43 +91,16 @@ func TestCostTrackerTemplatePatch(t *testing.T) {
 	}
 	cont := containers.DefaultContainer
 	interp := NewInterpreter(disp, cont, reg, reg, NewAttributeFactory(cont, reg, reg))
-
-	for _, limit := range []uint64{0, 60, 3000} {
-		var opts []CostTrackerOption
-		if limit > 0 {
-			opts = append(opts, CostTrackerLimit(limit))
+	return func(expr string, o ...PlannerOption) *ObservableInterpretable {
+		parsed, iss := p.Parse(common.NewTextSource(expr))
+		if len(iss.GetErrors()) != 0 {
+			t.Fatal(iss.ToDisplayString())
 		}
-		template, err := NewCostTracker(nil, opts...)
+		i, err := interp.NewInterpretable(parsed, o...)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", expr, err)
 		}
-		plan := func(expr string, o PlannerOption) *ObservableInterpretable {
-			parsed, iss := p.Parse(common.NewTextSource(expr))
-			if len(iss.GetErrors()) != 0 {
-				t.Fatal(iss.ToDisplayString())
-			}
-			i, err := interp.NewInterpretable(parsed, o)
-			if err != nil {
-				t.Fatalf("%s: %v", expr, err)
-			}
-			return i.(*ObservableInterpretable)
-		}
-		var upstream, patched []*ObservableInterpretable
-		for _, e := range exprs {
-			upstream = append(upstream, plan(e, CostObserver(CostTrackerFactory(template.Clone))))
-			patched = append(patched, plan(e, CostObserver(CostTrackerTemplate(template))))
-		}
-		// Three rounds, so that every program runs after every other one
-		// on the pooled state; the result and cost are read once the
-		// frame is closed, as cel.Program's EvalDetails does.
-		for round := 0; round < 3; round++ {
-			for i, e := range exprs {
-				want, got := run(t, upstream[i], vars), run(t, patched[i], vars)
-				if got != want {
-					t.Errorf("limit %d, round %d, %s:\n got %s\nwant %s", limit, round, e, got, want)
-				}
-			}
-		}
+		return i.(*ObservableInterpretable)
 	}
 }
 
