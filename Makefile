@@ -123,8 +123,9 @@ test-modules:
 # after a trap, a close (RATIONALE.md, "The race detector where goroutines
 # meet"; host/envoy, the filter in Envoy, runs in test-proxywasm). The cel-go
 # fork: its patch tests (the fork keeps no other tests), natively and, for the
-# interpreter and cel packages, also built for wasip1 and run by wazero's CLI
-# (patch 0008 changes only that build), with the batch and eval_activation
+# interpreter, cel, common/types, common/stdlib and internal/itab packages, also
+# built for wasip1 and run by wazero's CLI (patches 0008 and 0016 change only
+# that build), with the batch and eval_activation
 # tests that require the handler to keep no reference into a request (cel-go's
 # pooled objects there are the free list), and the check that it is upstream
 # v0.29.2 plus patches/*.patch (the klog copy's check runs in test-proxywasm).
@@ -139,9 +140,9 @@ HOST_RACE_TESTS := TestConcurrentEvalsNeverMix|TestCancellation|TestCRDValidatio
 test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) proxywasm-module
 	$(GO) vet ./...
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
-	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb
+	$(GO) test -count=1 github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/types/pb github.com/google/cel-go/common/stdlib github.com/google/cel-go/internal/itab
 	$(GO) build -o build/bin/wazero github.com/tetratelabs/wazero/cmd/wazero
-	$(WASIP1_TEST) github.com/google/cel-go/interpreter github.com/google/cel-go/cel
+	$(WASIP1_TEST) github.com/google/cel-go/interpreter github.com/google/cel-go/cel github.com/google/cel-go/common/types github.com/google/cel-go/common/stdlib github.com/google/cel-go/internal/itab
 	GOWASIRUNTIMEARGS=-interpreter $(WASIP1_TEST) -run 'TestEvalBatch(KeepsNoReferenceToItsRequest|OverAReusedBuffer)|TestEvalActivation(InPlace|ReturnsActivationObjects)' ./wasm/abi
 	wasm/third_party/check-cel-go.sh
 	GO=$(GO) ./wasm/third_party/modfile.sh $(WASM_MOD_ADMISSION) admission

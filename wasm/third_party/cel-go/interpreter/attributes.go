@@ -22,6 +22,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/internal/itab"
 )
 
 // AttributeFactory provides methods creating Attribute and Qualifier values.
@@ -1381,15 +1382,19 @@ func mapQualify(v traits.Mapper, idx ref.Val, presenceTest bool) (ref.Val, bool,
 	return nil, false, missingKey(idx)
 }
 
+// mapperCache serves refQualify's assertion to traits.Mapper (celwasm patch).
+var mapperCache itab.Cache[traits.Mapper]
+
 // refQualify attempts to convert the value to a CEL value and then uses reflection methods to try and
 // apply the qualifier with the option to presence test field accesses before retrieving field values.
 func refQualify(adapter types.Adapter, obj any, idx ref.Val, presenceTest, presenceOnly, errorOnBadPresenceTest bool) (ref.Val, bool, error) {
 	// celwasm patch: a map given to the registry's adapter is qualified
 	// without the conversion, which gives it back unchanged (a Mapper is a
 	// ref.Val, and no case of nativeToValue before ref.Val is a Mapper), and
-	// the interface switch after it: two itab lookups on wasm, one here.
+	// the interface switch after it: two itab lookups on wasm, here none
+	// once mapperCache knows the map's type (celwasm patch 16).
 	if _, ok := adapter.(*types.Registry); ok {
-		if m, ok := obj.(traits.Mapper); ok {
+		if m, ok := mapperCache.Assert(obj); ok {
 			return mapQualify(m, idx, presenceTest)
 		}
 	}

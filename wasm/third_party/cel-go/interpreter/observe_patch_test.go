@@ -100,6 +100,13 @@ func TestObservePatchKeepsCosts(t *testing.T) {
 		{"bool qualifier", &boolQualifier{id: 10, value: true}},
 		{"test-only qualifier", &testOnlyQualifier{ConstantQualifier: &stringQualifier{id: 10, value: "x"}}},
 		{"list", &evalList{id: 10, elems: []InterpretableV2{s(2), s(3)}}},
+		// Calls that reach observeStep's InterpretableCall case, from the
+		// second observation on through the callStep cache on wasm; and a
+		// call that is also a constant qualifier, which reaches the
+		// ConstantQualifier case and must never be taken for a call.
+		{"zero arity", &evalZeroArity{id: 10, function: "now", overload: "now"}},
+		{"call of another package", &foreignCall{stubInterpretable{idArg(10)}, []InterpretableV2{s(1), s(3)}}},
+		{"call that is a constant qualifier", &qualifyingCall{foreignCall{stubInterpretable{idArg(10)}, []InterpretableV2{s(1), s(2)}}}},
 	}
 	val := types.String("a result string")
 	for _, presence := range []bool{true, false} {
@@ -270,3 +277,24 @@ func TestWatchedAttributeIDPatch(t *testing.T) {
 		t.Fatalf("only %d attribute watchers planned", watched)
 	}
 }
+
+// foreignCall is an InterpretableCall of a type the fast path does not
+// name (as celwasm's own call steps are).
+type foreignCall struct {
+	stubInterpretable
+	args []InterpretableV2
+}
+
+func (*foreignCall) Function() string          { return "f" }
+func (*foreignCall) OverloadID() string        { return "f_string_string" }
+func (c *foreignCall) Args() []InterpretableV2 { return c.args }
+
+// qualifyingCall is both a ConstantQualifier and an InterpretableCall.
+type qualifyingCall struct{ foreignCall }
+
+func (*qualifyingCall) Qualify(Activation, any) (any, error) { return nil, nil }
+func (*qualifyingCall) QualifyIfPresent(Activation, any, bool) (any, bool, error) {
+	return nil, false, nil
+}
+func (*qualifyingCall) IsOptional() bool { return false }
+func (*qualifyingCall) Value() ref.Val   { return types.String("x") }

@@ -23,6 +23,7 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/internal/itab"
 )
 
 // WARNING: Any changes to cost calculations in this file require a corresponding change in checker/cost.go
@@ -171,7 +172,14 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 			tracker.stack.drop(term.ID())
 		}
 	default:
-		tracker.observeStep(programStep, val)
+		// A step type that reached observeStep's InterpretableCall case
+		// before reaches it again, without the itab lookups of the cases
+		// before it on wasm (package itab; celwasm patch).
+		if t, ok := callStep.Lookup(programStep); ok {
+			tracker.observeCall(t, val)
+		} else {
+			tracker.observeStep(programStep, val)
+		}
 	}
 	tracker.stack.push(val, id)
 
@@ -179,6 +187,14 @@ func (ct *costTrackerFactory) Observe(vars Activation, id int64, programStep any
 		panic(EvalCancelledError{Cause: CostLimitExceeded, Message: "operation cancelled: actual cost limit exceeded"})
 	}
 }
+
+// callStep holds the step types for which observeStep's switch reaches
+// its InterpretableCall case, and sizerCache serves actualSize's assertion
+// to traits.Sizer (celwasm patch, package itab).
+var (
+	callStep   itab.Cache[InterpretableCall]
+	sizerCache itab.Cache[traits.Sizer]
+)
 
 // observeStep is upstream's switch of Observe over the step's kind
 // (celwasm patch: moved here, unchanged, behind the concrete-type cases).
@@ -219,6 +235,7 @@ func (tracker *CostTracker) observeStep(programStep any, val ref.Val) {
 	case Qualifier:
 		tracker.cost++
 	case InterpretableCall:
+		callStep.Remember(programStep, t)
 		tracker.observeCall(t, val)
 	case InterpretableConstructor:
 		tracker.stack.dropArgs(t.InitVals())
@@ -487,7 +504,7 @@ func (c *CostTracker) costCall(call InterpretableCall, args []ref.Val, result re
 // actualSize returns the size of the value for all traits.Sizer values, a fixed size for all proto-based
 // objects, and a size of 1 for all other value types.
 func actualSize(value ref.Val) uint64 {
-	if sz, ok := value.(traits.Sizer); ok {
+	if sz, ok := sizerCache.Assert(value); ok {
 		return uint64(sz.Size().(types.Int))
 	}
 	if opt, ok := value.(*types.Optional); ok && opt.HasValue() {

@@ -310,7 +310,7 @@ func init() {
 				argTypes(types.DurationType, types.DurationType), types.BoolType,
 				decls.OverloadExamples(`duration('1ms') < duration('1s') // true`)),
 			decls.SingletonBinaryBinding(func(lhs, rhs ref.Val) ref.Val {
-				cmp := lhs.(traits.Comparer).Compare(rhs)
+				cmp := comparer(lhs).Compare(rhs)
 				if cmp == types.IntNegOne {
 					return types.True
 				}
@@ -367,7 +367,7 @@ func init() {
 				argTypes(types.DurationType, types.DurationType), types.BoolType,
 				decls.OverloadExamples(`duration('1ms') <= duration('1s') // true`)),
 			decls.SingletonBinaryBinding(func(lhs, rhs ref.Val) ref.Val {
-				cmp := lhs.(traits.Comparer).Compare(rhs)
+				cmp := comparer(lhs).Compare(rhs)
 				if cmp == types.IntNegOne || cmp == types.IntZero {
 					return types.True
 				}
@@ -424,7 +424,7 @@ func init() {
 				argTypes(types.DurationType, types.DurationType), types.BoolType,
 				decls.OverloadExamples(`duration('1ms') > duration('1us') // true`)),
 			decls.SingletonBinaryBinding(func(lhs, rhs ref.Val) ref.Val {
-				cmp := lhs.(traits.Comparer).Compare(rhs)
+				cmp := comparer(lhs).Compare(rhs)
 				if cmp == types.IntOne {
 					return types.True
 				}
@@ -481,7 +481,7 @@ func init() {
 				argTypes(types.DurationType, types.DurationType), types.BoolType,
 				decls.OverloadExamples(`duration('60s') >= duration('1m') // true`)),
 			decls.SingletonBinaryBinding(func(lhs, rhs ref.Val) ref.Val {
-				cmp := lhs.(traits.Comparer).Compare(rhs)
+				cmp := comparer(lhs).Compare(rhs)
 				if cmp == types.IntOne || cmp == types.IntZero {
 					return types.True
 				}

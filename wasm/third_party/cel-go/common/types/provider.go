@@ -25,6 +25,7 @@ import (
 	"github.com/google/cel-go/common/types/pb"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/internal/itab"
 
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	anypb "google.golang.org/protobuf/types/known/anypb"
@@ -492,9 +493,19 @@ func (a *defaultTypeAdapter) NativeToValue(value any) ref.Val {
 	return UnsupportedRefValConversionErr(value)
 }
 
+// refValCase holds the types for which nativeToValue's switch reaches its
+// ref.Val case (celwasm patch).
+var refValCase itab.Cache[ref.Val]
+
 // nativeToValue returns the converted (ref.Val, true) of a conversion is found,
 // otherwise (nil, false)
 func nativeToValue(a Adapter, value any) (ref.Val, bool) {
+	// celwasm patch: a type that reached the ref.Val case before reaches it
+	// again (a type switch chooses its case by the dynamic type alone),
+	// without the itab lookup of that case on wasm (package itab).
+	if v, ok := refValCase.Lookup(value); ok {
+		return v, true
+	}
 	switch v := value.(type) {
 	case nil:
 		return NullValue, true
@@ -638,6 +649,7 @@ func nativeToValue(a Adapter, value any) (ref.Val, bool) {
 	case *structpb.Struct:
 		return NewJSONStruct(a, v), true
 	case ref.Val:
+		refValCase.Remember(value, v)
 		return v, true
 	case protoreflect.EnumNumber:
 		return Int(v), true

@@ -1,0 +1,5 @@
+//go:build wasm
+
+package itab
+
+const cached = true
