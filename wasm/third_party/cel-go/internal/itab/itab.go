@@ -7,8 +7,8 @@
 // (runtime.typeAssert, getitab, itabTableType.find). A Cache is the cache
 // the compiler emits on other architectures, for one interface at one
 // call site: built for wasm it answers from what an earlier assertion of
-// the same dynamic type found; elsewhere it is the plain assertion.
+// the same dynamic type found; elsewhere it holds nothing and Assert is the
+// plain assertion. Its type parameter must be an interface type. Built for
+// wasm a Cache is written without synchronisation, which is sound only
+// because Go runs on one thread there.
 package itab
-
-// A Cache is safe to use only where Go runs on one thread (wasm) when its
-// entries are written; elsewhere it holds nothing.
