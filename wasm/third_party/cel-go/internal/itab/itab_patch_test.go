@@ -3,6 +3,7 @@ package itab
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -37,7 +38,7 @@ func many() []any {
 	return vs
 }
 
-// TestAssertIsTheAssertion: Assert answers what v.(I) answers, first and
+// TestAssertIsTheAssertionPatch: Assert answers what v.(I) answers, first and
 // again (from the cache, when built for wasm), over more types than slots.
 func TestAssertIsTheAssertionPatch(t *testing.T) {
 	var c Cache[shape]
@@ -56,7 +57,7 @@ func TestAssertIsTheAssertionPatch(t *testing.T) {
 	}
 }
 
-// TestLookupAnswersOnlyWhatWasRemembered: Lookup knows a type only after
+// TestLookupAnswersOnlyWhatWasRememberedPatch: Lookup knows a type only after
 // Remember, and then converts any value of that type (its own data word),
 // never one of another type.
 func TestLookupAnswersOnlyWhatWasRememberedPatch(t *testing.T) {
@@ -66,7 +67,7 @@ func TestLookupAnswersOnlyWhatWasRememberedPatch(t *testing.T) {
 	}
 	c.Remember(sq(2), sq(2))
 	got, ok := c.Lookup(sq(4))
-	if cached {
+	if runtime.GOARCH == "wasm" { // the only build with a cache
 		if !ok || got.Area() != 16 {
 			t.Fatalf("Lookup(sq(4)) = %v, %v; want sq(4) from the cache", got, ok)
 		}
@@ -80,7 +81,7 @@ func TestLookupAnswersOnlyWhatWasRememberedPatch(t *testing.T) {
 	}
 }
 
-// TestAssertCachedAllocatesNothing: an answer from the cache is the value
+// TestAssertCachedAllocatesNothingPatch: an answer from the cache is the value
 // in place, not a copy.
 func TestAssertCachedAllocatesNothingPatch(t *testing.T) {
 	var c Cache[shape]

@@ -1,5 +1,0 @@
-//go:build wasm
-
-package itab
-
-const cached = true
