@@ -319,7 +319,7 @@ func (h *Handler) evalOne(out []byte, r *evalRequest) ([]byte, error) {
 			activation = emptyObject
 		}
 		act = &h.act
-		err = act.Reset(prg.Env, activation, &h.members)
+		err = act.Reset(prg.Env, activation.Raw, &h.members)
 		if err == nil && r.typed.Exists() {
 			err = act.SetTyped(r.typed)
 		}
@@ -388,7 +388,7 @@ func (h *Handler) EvalActivation(handle uint32, costLimit uint64, activation []b
 		req = append(append(append(req, `,"activation":`...), activation...), '}')
 		return 0, h.Eval(req)
 	}
-	if err := h.act.Reset(prg.Env, codec.Checked(s), &h.members); err != nil {
+	if err := h.act.Reset(prg.Env, s, &h.members); err != nil {
 		h.dropActivation()
 		return 0, h.fail(err)
 	}

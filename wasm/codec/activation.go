@@ -70,26 +70,33 @@ func ActivationOver(e *engine.Env, r gjson.Result) (*Activation, error) {
 	return &Activation{env: e, conv: Converter{Adapter: e.CEL().CELTypeAdapter()}, raw: r.Raw}, nil
 }
 
-// Reset makes a an activation over r (an already checked JSON object, as
-// for ActivationOver) in environment e, reusing a's memory: a handler
-// evaluating one request at a time keeps one Activation instead of
-// allocating one per call. ms holds r's members as CheckJSONMembers listed
-// them, so that the first read need not scan r; it may be nil. Values
-// resolved from the previous object must no longer be in use.
-func (a *Activation) Reset(e *engine.Env, r gjson.Result, ms *Members) error {
-	if !r.IsObject() {
-		return engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
+// Reset makes a an activation over the JSON object whose text is raw
+// (already checked, as for ActivationOver) in environment e, reusing a's
+// memory: a handler evaluating one request at a time keeps one Activation
+// instead of allocating one per call. ms holds raw's members as
+// CheckJSONMembers listed them, so that the first read need not scan raw;
+// it may be nil. Values resolved from the previous object must no longer
+// be in use. The object is given as text, not as a gjson.Result: in the
+// module a Result (80 bytes) is made with memory.fill and passed with
+// memory.copy, which wasmtime runs as calls out of the guest.
+func (a *Activation) Reset(e *engine.Env, raw string, ms *Members) error {
+	if len(raw) == 0 || raw[0] != '{' {
+		r := gjson.Parse(raw)
+		if !r.IsObject() {
+			return engine.Errorf(wire.CodeInvalidActivation, "activation: want a JSON object whose keys are variable names, got %s", JSONKind(r))
+		}
+		raw = r.Raw
 	}
-	a.reset(e, r, ms)
+	a.reset(e, raw, ms)
 	return nil
 }
 
 // ResetBound makes a an activation with no JSON variables in environment e
 // (as BoundActivation), reusing a's memory. Values resolved from its
 // previous use must no longer be in use.
-func (a *Activation) ResetBound(e *engine.Env) { a.reset(e, gjson.Result{}, nil) }
+func (a *Activation) ResetBound(e *engine.Env) { a.reset(e, "", nil) }
 
-func (a *Activation) reset(e *engine.Env, r gjson.Result, ms *Members) {
+func (a *Activation) reset(e *engine.Env, raw string, ms *Members) {
 	if a.env != e {
 		a.env, a.conv.Adapter = e, e.CEL().CELTypeAdapter()
 	}
@@ -98,7 +105,7 @@ func (a *Activation) reset(e *engine.Env, r gjson.Result, ms *Members) {
 	if a.conv.maps == nil {
 		a.conv.maps = &a.maps
 	}
-	a.raw, a.members = r.Raw, ms
+	a.raw, a.members = raw, ms
 }
 
 // object is the JSON object the activation reads (the zero Result: none).
@@ -114,7 +121,7 @@ func (a *Activation) object() gjson.Result {
 // indexed builds the index of the activation's object on first use.
 func (a *Activation) indexed() {
 	if a.index == nil {
-		a.own.build(a.object(), a.members)
+		a.own.build(a.raw, a.members)
 		a.index = &a.own
 	}
 }
@@ -173,7 +180,7 @@ func (a *Activation) ResolveName(name string) (any, bool) {
 	}
 	e := &a.index.entries[i]
 	if e.val == nil {
-		e.val = a.conv.Convert(convertible(e.raw), a.env.VariableType(name))
+		e.val = a.conv.convertRaw(e.raw, a.env.VariableType(name))
 	}
 	return e.val, true
 }

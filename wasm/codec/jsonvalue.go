@@ -65,15 +65,54 @@ func (p *mapPool) release() {
 	p.used = 0
 }
 
-// newMap is NewMap, with a Map from the pool when the converter has one.
-func (c *Converter) newMap(r gjson.Result, keyT, valT *types.Type) *Map {
+// newMap is NewMap of the object whose JSON text is raw, with a Map from
+// the pool when the converter has one. Not inlined: its three callers
+// would each hold a copy.
+//
+//go:noinline
+func (c *Converter) newMap(raw string, keyT, valT *types.Type) *Map {
 	if c.maps != nil {
 		if m := c.maps.take(); m != nil {
-			m.conv, m.raw, m.keyT, m.valT = c, r.Raw, keyT, valT
+			m.conv, m.raw, m.keyT, m.valT = c, raw, keyT, valT
 			return m
 		}
 	}
-	return NewMap(c, r, keyT, valT)
+	return &Map{conv: c, raw: raw, keyT: keyT, valT: valT}
+}
+
+// convertRaw is Convert(convertible(raw), t) for a member's JSON text. The
+// kinds most members are (an integer, an object, a string without escapes),
+// to a type that takes them as they are (t nil or dyn, or a map or string
+// type), are converted from the text itself, without a gjson.Result: in the
+// module a Result (80 bytes) is made with memory.fill and passed with
+// memory.copy, which wasmtime runs as calls out of the guest (RATIONALE.md,
+// "Member values without a gjson.Result"). Everything else goes to Convert.
+func (c *Converter) convertRaw(raw string, t *types.Type) ref.Val {
+	natural := t == nil
+	if !natural {
+		switch t.Kind() {
+		case types.DynKind, types.AnyKind, types.TypeParamKind:
+			natural = true
+		}
+	}
+	if raw != "" {
+		switch ch := raw[0]; {
+		case natural && (ch == '-' || (ch >= '0' && ch <= '9')):
+			if i, _, ok := integer(raw); ok {
+				return types.Int(i)
+			}
+		case ch == '{':
+			if natural {
+				return c.newMap(raw, types.StringType, types.DynType)
+			}
+			if t.Kind() == types.MapKind {
+				return c.newMap(raw, t.Parameters()[0], t.Parameters()[1])
+			}
+		case ch == '"' && !c.NumericStrings && (natural || t.Kind() == types.StringKind) && strings.IndexByte(raw, '\\') < 0:
+			return types.String(raw[1 : len(raw)-1])
+		}
+	}
+	return c.Convert(convertible(raw), t)
 }
 
 func (c *Converter) Convert(r gjson.Result, t *types.Type) ref.Val {
@@ -167,7 +206,7 @@ func (c *Converter) Convert(r gjson.Result, t *types.Type) ref.Val {
 		}
 	case types.MapKind:
 		if r.IsObject() {
-			return c.newMap(r, t.Parameters()[0], t.Parameters()[1])
+			return c.newMap(r.Raw, t.Parameters()[0], t.Parameters()[1])
 		}
 	case types.OpaqueKind:
 		if t.TypeName() == "optional_type" {
@@ -212,7 +251,7 @@ func (c *Converter) Natural(r gjson.Result) ref.Val {
 		return types.Double(f)
 	}
 	if r.IsObject() {
-		return c.newMap(r, types.StringType, types.DynType)
+		return c.newMap(r.Raw, types.StringType, types.DynType)
 	}
 	if r.IsArray() {
 		return &jsonList{conv: c, raw: r, elem: types.DynType}
@@ -410,7 +449,7 @@ const (
 
 // build fills an empty index with the members of raw, from ms when it
 // lists them (Members.forEachRaw).
-func (idx *objIndex) build(raw gjson.Result, ms *Members) {
+func (idx *objIndex) build(raw string, ms *Members) {
 	idx.entries = idx.inline[:0]
 	ms.forEachRaw(raw, func(key, v string) bool {
 		if i, ok := idx.find(key); ok {
@@ -464,7 +503,7 @@ func (m *Map) stringKeys() bool {
 
 func (m *Map) idx() *objIndex {
 	if m.index == nil {
-		m.own.build(gjson.Result{Type: gjson.JSON, Raw: m.raw}, nil)
+		m.own.build(m.raw, nil)
 		m.index = &m.own
 		if !m.stringKeys() {
 			m.keys = make([]ref.Val, len(m.index.entries))
@@ -514,7 +553,7 @@ func (m *Map) value(e *mapEntry) ref.Val {
 		if t == nil {
 			t = m.valT
 		}
-		e.val = m.conv.Convert(convertible(e.raw), t)
+		e.val = m.conv.convertRaw(e.raw, t)
 	}
 	return e.val
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
-	"github.com/tidwall/gjson"
 
 	"github.com/celwasm/celwasm/wasm/engine"
 	"github.com/celwasm/celwasm/wire"
@@ -35,7 +34,7 @@ func TestReusedActivationLendsMaps(t *testing.T) {
 		return m
 	}
 	read := func(doc string) ref.Val {
-		if err := a.Reset(env, gjson.Parse(doc), nil); err != nil {
+		if err := a.Reset(env, doc, nil); err != nil {
 			t.Fatal(err)
 		}
 		v, _ := a.ResolveName("self")

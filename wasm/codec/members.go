@@ -59,10 +59,10 @@ func (m *Members) Drop() {
 	m.of = nil
 }
 
-// lists reports whether m lists obj's members: obj is the text m checked,
-// not a copy of it.
-func (m *Members) lists(obj gjson.Result) bool {
-	return m != nil && m.of != nil && len(obj.Raw) != 0 && unsafe.StringData(obj.Raw) == m.of
+// lists reports whether m lists the members of the object whose JSON text
+// is obj: obj is the text m checked, not a copy of it.
+func (m *Members) lists(obj string) bool {
+	return m != nil && m.of != nil && len(obj) != 0 && unsafe.StringData(obj) == m.of
 }
 
 // ForEach calls fn for each member of obj in document order, repeated keys
@@ -70,7 +70,7 @@ func (m *Members) lists(obj gjson.Result) bool {
 // unescaped) and the value. When obj is the object m lists (the same text,
 // not a copy) the list is used; otherwise, and for a nil m, obj is read.
 func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) bool) {
-	if !m.lists(obj) {
+	if !m.lists(obj.Raw) {
 		obj.ForEach(fn)
 		return
 	}
@@ -81,16 +81,18 @@ func (m *Members) ForEach(obj gjson.Result, fn func(key, value gjson.Result) boo
 	}
 }
 
-// forEachRaw is ForEach with each key unescaped and each value as its JSON
-// text, what an index keeps (a value is parsed again, by jsonValue, only
-// when it is read).
-func (m *Members) forEachRaw(obj gjson.Result, fn func(key, value string) bool) {
+// forEachRaw is ForEach of the object whose JSON text is obj ("": none),
+// with each key unescaped and each value as its JSON text, what an index
+// keeps (a value is parsed again, by jsonValue, only when it is read).
+func (m *Members) forEachRaw(obj string, fn func(key, value string) bool) {
 	if !m.lists(obj) {
-		if obj.Type == gjson.JSON && len(obj.Raw) > 0 && obj.Raw[0] == '{' {
-			eachMember(obj.Raw, fn)
+		if len(obj) > 0 && obj[0] == '{' {
+			eachMember(obj, fn)
 			return
 		}
-		obj.ForEach(func(k, v gjson.Result) bool { return fn(k.Str, v.Raw) })
+		if obj != "" {
+			gjson.Result{Type: gjson.JSON, Raw: obj}.ForEach(func(k, v gjson.Result) bool { return fn(k.Str, v.Raw) })
+		}
 		return
 	}
 	for _, mb := range m.list {
