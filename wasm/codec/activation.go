@@ -108,16 +108,6 @@ func (a *Activation) reset(e *engine.Env, raw string, ms *Members) {
 	a.raw, a.members = raw, ms
 }
 
-// object is the JSON object the activation reads (the zero Result: none).
-// Only its text is kept: storing and clearing a whole gjson.Result on
-// every call cost 2–3% of evaluating `true` (RATIONALE.md).
-func (a *Activation) object() gjson.Result {
-	if a.raw == "" {
-		return gjson.Result{}
-	}
-	return gjson.Result{Type: gjson.JSON, Raw: a.raw}
-}
-
 // indexed builds the index of the activation's object on first use.
 func (a *Activation) indexed() {
 	if a.index == nil {

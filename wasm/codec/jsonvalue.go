@@ -65,8 +65,8 @@ func (p *mapPool) release() {
 	p.used = 0
 }
 
-// newMap is NewMap of the object whose JSON text is raw, with a Map from
-// the pool when the converter has one. Not inlined: its three callers
+// newMap is a Map of the object whose JSON text is raw, from the pool
+// when the converter has one. Not inlined: its three callers
 // would each hold a copy.
 //
 //go:noinline
@@ -490,10 +490,6 @@ func (idx *objIndex) find(key string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-func NewMap(c *Converter, r gjson.Result, keyT, valT *types.Type) *Map {
-	return &Map{conv: c, raw: r.Raw, keyT: keyT, valT: valT}
 }
 
 func (m *Map) stringKeys() bool {
