@@ -6,6 +6,8 @@
 #                                   runs, built natively (go test ./wasm/abi -bench BenchmarkEval...)
 #   node-<case>/*.cpuprofile, .txt  the module itself under Node (node --cpu-prof), built with its
 #                                   name section so that the profile names the Go functions
+#   wasmtime-<case>.data, .txt      the same build under wasmtime-go through the Go host (perf record,
+#                                   wasmtime's perf map), when perf is installed
 #
 # PROFILE_EXPORT=eval_activation profiles the integer envelope instead of celwasm_eval.
 set -euo pipefail
@@ -45,4 +47,19 @@ for c in true a b c d; do
     scripts/profile-guest.mjs "$OUT/celwasm-names.wasm" "$OUT/cases.json" "$EXPORT"
   $NODE scripts/cpuprofile-top.mjs "$OUT/node-$c"/*.cpuprofile 80 > "$OUT/node-$c.txt"
 done
-echo "profile: $OUT/native-*.txt, $OUT/node-*.txt (pprof: go tool pprof $OUT/abi.test $OUT/native-b.cpu)"
+# The same module under wasmtime-go, when perf is here: the Go host evaluating each case in a loop
+# (celwasm-bench -loop), sampled by perf with wasmtime's perf map naming the module's functions.
+# This shows what the Node profiles cannot: wasmtime's libcalls (memory.copy, memory.fill) and
+# Cranelift's code. The first run of each compiles and caches the code, so that the profiled run
+# samples evaluations, not Cranelift.
+if command -v perf >/dev/null; then
+  $GO build -o "$OUT/celwasm-bench" ./cmd/celwasm-bench
+  for c in true a b c d; do
+    CELWASM_WASMTIME_PROFILER=perfmap "$OUT/celwasm-bench" -loop $c -loop-module "$OUT/celwasm-names.wasm" -loop-for 1s
+    CELWASM_WASMTIME_PROFILER=perfmap perf record -q -F 2000 -o "$OUT/wasmtime-$c.data" -- \
+      "$OUT/celwasm-bench" -loop $c -loop-module "$OUT/celwasm-names.wasm" -loop-for 5s
+    perf report -i "$OUT/wasmtime-$c.data" --stdio --no-children --sort symbol 2>/dev/null |
+      awk 'NF && !/^#/ && n++ < 80' > "$OUT/wasmtime-$c.txt"
+  done
+fi
+echo "profile: $OUT/native-*.txt, $OUT/node-*.txt, $OUT/wasmtime-*.txt with perf (pprof: go tool pprof $OUT/abi.test $OUT/native-b.cpu)"

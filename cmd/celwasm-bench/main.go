@@ -193,6 +193,10 @@ func main() {
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
 	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases and the batch filter on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
 	compareAll := flag.Bool("compare-all", false, "with -compare, also case (c)")
+	loop := flag.String("loop", "", "true, a, b, c or d: evaluate that reference case through the Go host for -loop-for on the module -loop-module, for a profiler outside the process (stderr: time per call; no JSON written)")
+	loopModule := flag.String("loop-module", "build/celwasm.wasm", "with -loop, the expression module to run")
+	loopRuntime := flag.String("loop-runtime", "wasmtime", "with -loop, wasmtime or wazero")
+	loopFor := flag.Duration("loop-for", 10*time.Second, "with -loop, how long")
 	flag.Parse()
 	coldRuns := 3
 	if *short {
@@ -201,6 +205,10 @@ func main() {
 	}
 	if *nativeOnly {
 		printNative(*rounds)
+		return
+	}
+	if *loop != "" {
+		check(loopCase(context.Background(), os.Stderr, *loopModule, *loopRuntime, *loop, *loopFor))
 		return
 	}
 	if *compare != "" {
