@@ -35,7 +35,7 @@ func compareModules(ctx context.Context, w io.Writer, files string, rounds int, 
 	if err != nil {
 		return err
 	}
-	cases = append([]benchCase{{name: "true", expr: "true", variable: "self", activation: []byte(`{}`)}}, cases...)
+	cases = append([]benchCase{trueCase}, cases...)
 	var wasm [2][]byte
 	for i, p := range paths {
 		if wasm[i], err = os.ReadFile(p); err != nil {

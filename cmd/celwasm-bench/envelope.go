@@ -36,7 +36,7 @@ func envelopeSection(ctx context.Context, s *benchdoc.Section, cases []benchCase
 	t := s.AddTable("Call envelopes side by side: one export call on a raw instance, µs",
 		"case", "runtime", "empty call (`celwasm_free`)", "celwasm_eval (JSON request)", "celwasm_eval_activation", "eval_activation / eval")
 	var opts []celwasm.Option
-	all := append([]benchCase{{name: "true", expr: "true", variable: "self", activation: []byte(`{}`)}}, cases...)
+	all := append([]benchCase{trueCase}, cases...)
 	for _, rc := range cfgs {
 		opts = nil
 		if rc.wasmtime {

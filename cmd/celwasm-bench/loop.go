@@ -25,7 +25,7 @@ func loopCase(ctx context.Context, w io.Writer, modulePath, runtimeName, id stri
 	if err != nil {
 		return err
 	}
-	cases = append(cases, benchCase{name: "(true)", expr: "true", variable: "self", activation: []byte(`{}`)})
+	cases = append(cases, trueCase)
 	var c *benchCase
 	for i := range cases {
 		if caseID(cases[i].name) == id {
