@@ -32,7 +32,7 @@ from ._errors import (
 from ._gocompat import go_compact, go_is_blank, go_json_valid, go_quote
 from ._module import ADMIT as _ADMIT, COST as _COST, DEFAULT_MEMORY_LIMIT, EVAL as _EVAL, EVAL_BATCH as _EVAL_BATCH, VALIDATE as _VALIDATE, INPUT as _INPUT, Instance, Module
 from ._text import format_text
-from ._values import _NeedsTyped, _json_value, _plain_encoder, _text_bytes, decode, encode
+from ._values import _NeedsTyped, _json_value, _plain_text, _text_bytes, decode, encode
 
 if TYPE_CHECKING:
     # ._crd is imported where CRD validation and admission use it: its
@@ -354,7 +354,10 @@ class Runtime:
         self._admission: Optional["Runtime"] = None
         self._max = max(1, instances if instances is not None else (os.cpu_count() or 1))
         self._memory_limit = memory_limit
-        self._cond = threading.Condition(threading.Lock())
+        # _acquire and _put take the lock itself: entering the Condition
+        # is a Python-level call on top of it, on every evaluation.
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
         self._idle: List[_PooledInstance] = []
         self._count = 0  # live instances (idle + in use + being created)
         self._waiting = 0  # threads waiting for an instance
@@ -376,7 +379,7 @@ class Runtime:
 
     def _acquire(self, deadline: Optional[float]) -> _PooledInstance:
         pi: Optional[_PooledInstance] = None
-        with self._cond:
+        with self._lock:
             while True:
                 if self._closed:
                     raise ClosedError("runtime is closed")
@@ -401,7 +404,7 @@ class Runtime:
             try:
                 pi = self._new_instance()
             except BaseException:
-                with self._cond:
+                with self._lock:
                     self._count -= 1
                     self._cond.notify()
                 raise
@@ -421,7 +424,7 @@ class Runtime:
         # An instance of older code (Winch, before the module's tier-up) is
         # replaced; its programs are compiled again in the next instance.
         if not pi.instance.dead and pi.instance.generation == self.module.generation:
-            with self._cond:
+            with self._lock:
                 if not self._closed:
                     self._idle.append(pi)
                     if self._waiting:
@@ -1135,7 +1138,7 @@ def _activation_json(activation: ActivationArg, typed: Any) -> Tuple[bytes, Opti
         # Fast path: the whole mapping in one C-level encode; on any value
         # JSON cannot carry, fall back to the per-variable path below.
         try:
-            return _plain_encoder.encode(activation).encode("utf-8"), None
+            return _plain_text(activation).encode("utf-8"), None
         except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError):
             return _activation_json_slow(activation, None)
         except RecursionError:
@@ -1156,7 +1159,7 @@ def _activation_json_slow(activation: ActivationArg, typed: Any) -> Tuple[bytes,
             if not isinstance(name, str):
                 raise InvalidArgumentError("activation key %r: variable names are strings" % (name,))
             try:
-                text = _plain_encoder.encode(value)
+                text = _plain_text(value)
             except (_NeedsTyped, ValueError, TypeError):
                 # Bytes, timestamps, durations, optionals, NaN, ...: the
                 # canonical typed form carries them.
