@@ -1277,46 +1277,66 @@ class Program:
             TrapError: the instance failed (e.g. out of memory); it is replaced.
             ClosedError: the program or runtime is closed.
         """
-        plain, typed = _activation_json(_projected(activation, self.reads), typed_activation)
-        if typed is None:
-            return self._eval_activation(plain, cost_limit, timeout)
-        tail = self._check_call(cost_limit)
-        if typed is not None:
-            tail += b',"typedActivation":' + typed
-        # The activation goes last: invalid JSON inside it is then reported
-        # as invalid_activation rather than bad_request.
-        resp, fired = self._call(_EVAL, tail + b',"activation":' + plain + b"}", timeout)
-        return _eval_result(resp, fired, timeout)
-
-    def _eval_activation(self, plain: bytes, cost_limit: Optional[int], timeout: Optional[float]) -> "Result":
-        """Evaluates over a JSON activation through ``celwasm_eval_activation``
-        (docs/abi.md): no request object around the activation, and a bool
-        result read from the call's return value."""
-        self._check_call(cost_limit)
-        rt = self._rt
-        deadline = None if timeout is None else time.monotonic() + timeout
-        fired = False
-        pi = rt._acquire(deadline)
-        try:
-            h = pi.handles.get(self._id)
-            if h is None:
-                h = self._handle_in(pi)
-            limit = cost_limit or 0
-            if deadline is None:
-                out = pi.instance.eval_activation(h, limit, plain)
-            else:
-                alarm = _watchdog.arm(deadline, pi.instance)
-                try:
-                    out = pi.instance.eval_activation(h, limit, plain)
-                finally:
-                    fired = _watchdog.disarm(alarm)
-        finally:
-            rt._put(pi)
+        out, fired = self._evaluate(activation, typed_activation, cost_limit, timeout)
         if isinstance(out, tuple):
             res = Result(b"true" if out[0] else b"false", out[1])
             res._value, res._decoded = out[0], True
             return res
         return _eval_result(out, fired, timeout)
+
+    def _evaluate(
+        self, activation: ActivationArg, typed_activation: Any, cost_limit: Optional[int], timeout: Optional[float]
+    ) -> "Tuple[Union[bytes, Tuple[bool, int]], bool]":
+        """:meth:`eval`'s call: ``(out, fired)``, out a ``(bool, cost)`` the
+        module packed into its return value or the eval response bytes, fired
+        whether the timeout fired."""
+        if typed_activation is None and type(activation) is dict and self.reads is not None:
+            # The common case in one step: a mapping cut to what the program
+            # reads, whose variable names are then the reads' (str), encoded
+            # as plain JSON. Anything else takes the general path below.
+            projected = _project_members(activation, self.reads)
+            if projected is not activation:
+                try:
+                    text = _plain_text(projected).encode("utf-8")
+                except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError, RecursionError):
+                    text = None
+                if text is not None:
+                    return self._eval_activation(text, cost_limit, timeout)
+        plain, typed = _activation_json(_projected(activation, self.reads), typed_activation)
+        if typed is None:
+            return self._eval_activation(plain, cost_limit, timeout)
+        tail = self._check_call(cost_limit)
+        tail += b',"typedActivation":' + typed
+        # The activation goes last: invalid JSON inside it is then reported
+        # as invalid_activation rather than bad_request.
+        return self._call(_EVAL, tail + b',"activation":' + plain + b"}", timeout)
+
+    def _eval_activation(
+        self, plain: bytes, cost_limit: Optional[int], timeout: Optional[float]
+    ) -> "Tuple[Union[bytes, Tuple[bool, int]], bool]":
+        """Evaluates over a JSON activation through ``celwasm_eval_activation``
+        (docs/abi.md): no request object around the activation, and a bool
+        result read from the call's return value. Returns as :meth:`_evaluate`."""
+        if self._closed or cost_limit is not None:
+            self._check_call(cost_limit)
+        rt = self._rt
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pi = rt._acquire(deadline)
+        try:
+            h = pi.handles.get(self._id)
+            if h is None:
+                h = self._handle_in(pi)
+            if deadline is None:
+                return pi.instance.eval_activation(h, cost_limit or 0, plain), False
+            alarm = _watchdog.arm(deadline, pi.instance)
+            fired = False
+            try:
+                out = pi.instance.eval_activation(h, cost_limit or 0, plain)
+            finally:
+                fired = _watchdog.disarm(alarm)
+            return out, fired
+        finally:
+            rt._put(pi)
 
     def _call(self, export: int, req_tail: bytes, timeout: Optional[float]) -> Tuple[bytes, bool]:
         """Sends ``{"program":H`` + ``req_tail`` to ``export``; returns the
@@ -1464,7 +1484,10 @@ class Program:
         (``eval(...).value``; see :meth:`eval` for arguments and errors, and
         :mod:`celwasm` for the value mapping). Also raises
         :class:`DecodeError` for values without a faithful Python form."""
-        return self.eval(activation, typed_activation=typed_activation, cost_limit=cost_limit, timeout=timeout).value
+        out, fired = self._evaluate(activation, typed_activation, cost_limit, timeout)
+        if isinstance(out, tuple):
+            return out[0]
+        return _eval_result(out, fired, timeout).value
 
     @property
     def closed(self) -> bool:
