@@ -77,13 +77,28 @@ def bench_celwasm(case: Dict[str, Any], budget: float, rt: celwasm.Runtime) -> D
         ereq = b'{"program":%d,"activation":%s}' % (handle, raw)
         assert inst.eval(ereq).startswith(b'{"value":true,')
         module_only = measure(lambda: inst.eval(ereq), budget)
+        # What the dict and bytes paths call: celwasm_eval_activation.
+        assert inst.eval_activation(handle, 0, raw)[0] is True
+        activation_only = measure(lambda: inst.eval_activation(handle, 0, raw), budget)
     finally:
         inst.close()
     return {
         "dict": measure(lambda: prg.evaluate(act), budget),
         "bytes": measure(lambda: prg.eval(raw), budget),
         "module": module_only,
+        "activation": activation_only,
     }
+
+
+def empty_call(budget: float, rt: celwasm.Runtime) -> float:
+    """Seconds per export call that does nothing: celwasm_free of a handle
+    that was never given out, through the SDK's call path."""
+    inst = rt.module.instantiate()
+    try:
+        assert inst.free(1 << 30) is False
+        return measure(lambda: inst.free(1 << 30), budget)
+    finally:
+        inst.close()
 
 
 def measure_dict(case: Dict[str, Any], budget: float, rt: celwasm.Runtime) -> float:
@@ -290,8 +305,11 @@ def main() -> int:
             flush=True,
         )
 
-    floors = celgo_alone(args.repo, cases)
-    print("cel-go alone in wasmtime-py (floors): %s" % {k: "%.2f µs" % us(v) for k, v in floors.items()}, file=sys.stderr, flush=True)
+    celgo = celgo_alone(args.repo, cases)
+    empty = empty_call(args.budget, rt)
+    # No call of the module does less than an empty call plus cel-go's evaluation.
+    floors = {k: v + empty for k, v in celgo.items()}
+    print("cel-go alone in wasmtime-py: %s; empty call %.2f µs" % ({k: "%.2f µs" % us(v) for k, v in celgo.items()}, us(empty)), file=sys.stderr, flush=True)
 
     cold("celwasm-full")  # compiles celwasm-full into the cache if needed
     warm = {lib: [cold(lib) for _ in range(args.warm_runs)] for lib in ("celwasm", "celwasm-full", "celpy", "cel")}
@@ -330,10 +348,13 @@ def main() -> int:
         % (platform.python_version(), celwasm.__version__, version("wasmtime"), v.module_sha256, version("cel-python"), version("common-expression-language")),
         "Input is a Python dict (the parsed document) for every library: celwasm cuts it to what the program reads and encodes that as JSON, cel-python converts it with `celpy.json_to_cel` "
         "(its documented path; the faster of its interpreted and compiled runners is shown), common-expression-language takes the dict. "
-        "*celwasm, JSON bytes* passes the document as JSON text. *module call* is one raw `celwasm_eval` call with the request bytes prepared "
-        "(`celwasm.Instance.eval`). Each library's program is compiled once.",
-        "*cel-go alone* is the floor of a call: wasm/stagebench (a WASI command, run by wasmtime-py) timing each case compiled as the module compiles it "
-        "and evaluated over an activation already read, so no JSON, no conversion and no call (testing.Benchmark inside the program).",
+        "*celwasm, JSON bytes* passes the document as JSON text. *module call, JSON request* is one raw `celwasm_eval` call with the request bytes prepared "
+        "(`celwasm.Instance.eval`); *module call, activation* one raw `celwasm_eval_activation` call (`celwasm.Instance.eval_activation`), the export the dict and bytes paths call. "
+        "Each library's program is compiled once.",
+        "*cel-go alone*: wasm/stagebench (a WASI command, run by wasmtime-py) timing each case compiled as the module compiles it "
+        "and evaluated over an activation already read, so no JSON, no conversion and no call (testing.Benchmark inside the program). "
+        "*Empty call*: `celwasm_free` of a handle never given out, through the SDK's call path (`Instance.free`): %.2f µs. "
+        "The floor of a call is their sum: no call of the module does less." % us(empty),
         "Per-call times: the median of %d batches of about %.2f s each, each batch the mean of its calls." % (ROUNDS, args.budget / ROUNDS),
         "Activation sizes: %s bytes." % ", ".join("%s %d" % (c["name"][:3], len(json.dumps({c["var"]: c["doc"]}, separators=(",", ":")))) for c in cases),
     ]
@@ -347,8 +368,10 @@ def main() -> int:
     steady_rows = []
     for c, w, p, r in rows:
         k = c["name"][1]
-        steady_rows.append([c["name"], us(w["dict"]), us(w["bytes"]), us(w["module"]), us(floors[k]), us(p["dict"]), us(r["dict"]), per(w["dict"], p["dict"]), per(w["dict"], r["dict"])])
-        metrics["python.%s.celgo_alone_us" % k] = us(floors[k])
+        steady_rows.append([c["name"], us(w["dict"]), us(w["bytes"]), us(w["activation"]), us(w["module"]), us(celgo[k]), us(floors[k]), us(p["dict"]), us(r["dict"]), per(w["dict"], p["dict"]), per(w["dict"], r["dict"])])
+        metrics["python.%s.celgo_alone_us" % k] = us(celgo[k])
+        metrics["python.%s.floor_us" % k] = us(floors[k])
+        metrics["python.%s.activation_us" % k] = us(w["activation"])
         metrics["python.%s.dict_us" % k] = us(w["dict"])
         metrics["python.%s.bytes_us" % k] = us(w["bytes"])
         metrics["python.%s.module_us" % k] = us(w["module"])
@@ -362,7 +385,7 @@ def main() -> int:
     tables = [
         {
             "title": "Steady-state evaluation, per call, one process",
-            "columns": ["case", "celwasm (dict) µs", "celwasm (JSON bytes) µs", "module call µs", "cel-go alone (floor) µs", "cel-python µs", "common-expression-language µs", "celwasm / cel-python", "celwasm / common-expression-language"],
+            "columns": ["case", "celwasm (dict) µs", "celwasm (JSON bytes) µs", "module call, activation µs", "module call, JSON request µs", "cel-go alone µs", "floor: cel-go alone + empty call µs", "cel-python µs", "common-expression-language µs", "celwasm / cel-python", "celwasm / common-expression-language"],
             "rows": steady_rows,
         }
     ]
@@ -399,6 +422,7 @@ def main() -> int:
             "rows": winch_rows,
         }
     )
+    metrics["python.empty_call_us"] = us(empty)
     for row in winch_rows:
         metrics["python.%s.winch_per_cranelift" % row[0][1]] = row[3]
     if rt.module.cache_path and rt.module.cache_path.exists():
