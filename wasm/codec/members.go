@@ -102,15 +102,6 @@ func (m *Members) forEachRaw(obj string, fn func(key, value string) bool) {
 	}
 }
 
-// Checked is gjson.Parse of a value CheckJSON accepted, without a call for
-// the kind an activation is: an object (or array) whose text starts s.
-func Checked(s string) gjson.Result {
-	if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
-		return gjson.Result{Type: gjson.JSON, Raw: s}
-	}
-	return gjson.Parse(s)
-}
-
 // jsonValue is the gjson.Result of a value's JSON text ("": none), as
 // gjson's ForEach would have given it.
 func jsonValue(raw string) gjson.Result {

@@ -192,11 +192,13 @@ func TestCostCallValueAllocatesNothing(t *testing.T) {
 // without allocating and answers every argument as upstream's reading
 // through Value() does.
 func TestMatchesOptimizationPatch(t *testing.T) {
-	call, err := MatchesRegexOptimization.Factory(NewCall(1, overloads.Matches, overloads.MatchesString, nil, nil), "^[a-z]+$")
+	pattern := NewConstValue(3, types.String("^[a-z]+$"))
+	call, err := MatchesRegexOptimization.Factory(NewCall(1, overloads.Matches, overloads.MatchesString, []InterpretableV2{NewConstValue(2, types.String("")), pattern}, nil), "^[a-z]+$")
 	if err != nil {
 		t.Fatal(err)
 	}
-	impl := call.(*evalVarArgs).impl
+	bin := call.(*evalBinary).impl // patch 17
+	impl := func(args ...ref.Val) ref.Val { return bin(args[0], args[1]) }
 	re := regexp.MustCompile("^[a-z]+$")
 	for _, v := range []ref.Val{types.String("abc"), types.String("aB"), types.String(""), types.Bytes("abc"), types.Int(1), types.NullValue, types.NewErr("e")} {
 		want := ref.Val(types.NoSuchOverloadErr())

@@ -632,6 +632,9 @@ type evalBinary struct {
 
 	// celwasm patch: the arguments as one slice, made once by the planner (Args).
 	args []InterpretableV2
+	// celwasm patch: a call NewBinaryCall made returns an error or unknown
+	// first argument before it evaluates the second, as NewCall's does.
+	lhsFirst bool
 }
 
 // ID implements the Interpretable interface method.
@@ -642,6 +645,9 @@ func (bin *evalBinary) ID() int64 {
 // Exec implements the InterpretableV2 interface method.
 func (bin *evalBinary) Exec(frame *ExecutionFrame) ref.Val {
 	lVal := bin.lhs.Exec(frame)
+	if bin.lhsFirst && types.IsUnknownOrError(lVal) {
+		return lVal // celwasm patch: NewBinaryCall
+	}
 	rVal := bin.rhs.Exec(frame)
 	// Early return if any argument to the function is unknown or error.
 	strict := !bin.nonStrict
@@ -708,6 +714,16 @@ func NewCall(id int64, function, overload string, args []InterpretableV2, impl f
 		args:     args,
 		impl:     impl,
 	}
+}
+
+// NewBinaryCall is NewCall for a call of the two arguments in args with an
+// implementation that takes them as two values, for optimizations that
+// replace a planned call with their own. The arguments are evaluated and
+// checked as NewCall's call does (the second is not evaluated when the
+// first is an error or unknown), but not gathered into a slice allocated
+// on every call (celwasm patch).
+func NewBinaryCall(id int64, function, overload string, args []InterpretableV2, impl functions.BinaryOp) InterpretableCall {
+	return &evalBinary{id: id, function: function, overload: overload, lhs: args[0], rhs: args[1], impl: impl, args: args[:2:2], lhsFirst: true}
 }
 
 // ID implements the Interpretable interface method.

@@ -32,22 +32,31 @@ var MatchesRegexOptimization = &RegexOptimization{
 		if err != nil {
 			return nil, err
 		}
-		return NewCall(call.ID(), call.Function(), call.OverloadID(), call.Args(), func(values ...ref.Val) ref.Val {
-			if len(values) != 2 {
-				return types.NoSuchOverloadErr()
-			}
+		// celwasm patch: a call of two arguments holds them in locals
+		// (NewBinaryCall); the variadic call NewCall makes allocates a
+		// slice for them on every call.
+		match := func(lhs, _ ref.Val) ref.Val {
 			// celwasm patch: a String is read without boxing it into an
 			// interface (an allocation per call); other values as before.
 			in, ok := string(""), false
-			if s, isStr := values[0].(types.String); isStr {
+			if s, isStr := lhs.(types.String); isStr {
 				in, ok = string(s), true
 			} else {
-				in, ok = values[0].Value().(string)
+				in, ok = lhs.Value().(string)
 			}
 			if !ok {
 				return types.NoSuchOverloadErr()
 			}
 			return types.Bool(compiledRegex.MatchString(in))
+		}
+		id, function, overload, args := call.ID(), call.Function(), call.OverloadID(), call.Args()
+		if len(args) == 2 {
+			return NewBinaryCall(id, function, overload, args, match), nil
+		}
+		// Any other number of arguments: what upstream's call answers
+		// for it (its implementation checks that it was given two).
+		return NewCall(id, function, overload, args, func(...ref.Val) ref.Val {
+			return types.NoSuchOverloadErr()
 		}), nil
 	},
 }
