@@ -1290,19 +1290,18 @@ class Program:
         """:meth:`eval`'s call: ``(out, fired)``, out a ``(bool, cost)`` the
         module packed into its return value or the eval response bytes, fired
         whether the timeout fired."""
-        if typed_activation is None and type(activation) is dict and self.reads is not None:
-            # The common case in one step: a mapping cut to what the program
-            # reads, whose variable names are then the reads' (str), encoded
-            # as plain JSON. Anything else takes the general path below.
-            projected = _project_members(activation, self.reads)
-            if projected is not activation:
-                try:
-                    text = _plain_text(projected).encode("utf-8")
-                except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError, RecursionError):
-                    text = None
-                if text is not None:
-                    return self._eval_activation(text, cost_limit, timeout)
-        plain, typed = _activation_json(_projected(activation, self.reads), typed_activation)
+        projected = _projected(activation, self.reads)
+        if typed_activation is None and projected is not activation:
+            # The common case in one step: a new mapping, cut to what the
+            # program reads, so its variable names are the reads' (str),
+            # encoded as plain JSON. Anything else takes the general path.
+            try:
+                text = _plain_text(projected).encode("utf-8")
+            except (_NeedsTyped, ValueError, TypeError, UnicodeEncodeError, RecursionError):
+                text = None
+            if text is not None:
+                return self._eval_activation(text, cost_limit, timeout)
+        plain, typed = _activation_json(projected, typed_activation)
         if typed is None:
             return self._eval_activation(plain, cost_limit, timeout)
         tail = self._check_call(cost_limit)
