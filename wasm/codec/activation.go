@@ -111,7 +111,7 @@ func (a *Activation) reset(e *engine.Env, raw string, ms *Members) {
 // indexed builds the index of the activation's object on first use.
 func (a *Activation) indexed() {
 	if a.index == nil {
-		a.own.build(a.raw, a.members)
+		a.own.build(a.raw, a.members, a.conv.maps)
 		a.index = &a.own
 	}
 }
@@ -203,7 +203,7 @@ func (e errString) Error() string { return string(e) }
 // that nothing it left behind can see what the host writes there next.
 func (a *Activation) Drop() {
 	a.raw, a.members, a.index = "", nil, nil
-	if a.maps.used > 0 {
+	if a.maps.used > 0 || len(a.maps.entries) > 0 || len(a.maps.vals) > 0 {
 		a.maps.release()
 	}
 	a.own.reset()

@@ -36,7 +36,17 @@ type Converter struct {
 type mapPool struct {
 	maps []*Map
 	used int
+	// entries and vals back the indexes of objects past inlineEntries
+	// members and the elements of lists read in one call: each takes a
+	// run at the end, its capacity clipped, and release empties them for
+	// the next call, so a call over an activation of the same shape
+	// allocates neither (RATIONALE.md, "Indexes and lists from the call's pool").
+	entries []mapEntry
+	vals    []ref.Val
 }
+
+// maxPooledRun bounds the entries and elements a pool keeps between calls.
+const maxPooledRun = 4096
 
 // maxPooledMaps bounds the Maps a pool keeps between calls (a Map with
 // its inline index is 416 bytes); objects past it are allocated.
@@ -63,6 +73,12 @@ func (p *mapPool) release() {
 		*m = Map{}
 	}
 	p.used = 0
+	clear(p.entries)
+	clear(p.vals)
+	p.entries, p.vals = p.entries[:0], p.vals[:0]
+	if cap(p.entries) > maxPooledRun || cap(p.vals) > maxPooledRun {
+		p.entries, p.vals = nil, nil
+	}
 }
 
 // newMap is a Map of the object whose JSON text is raw, from the pool
@@ -376,10 +392,19 @@ type jsonList struct {
 func (l *jsonList) get() traits.Lister {
 	if l.list == nil {
 		var vals []ref.Val
+		start, p := 0, l.conv.maps
+		if p != nil {
+			// Taken while elements convert: a list read meanwhile
+			// allocates its own.
+			vals, p.vals, start = p.vals, nil, len(p.vals)
+		}
 		l.raw.ForEach(func(_, v gjson.Result) bool {
 			vals = append(vals, l.conv.Convert(v, l.elem))
 			return true
 		})
+		if p != nil {
+			p.vals, vals = vals, vals[start:len(vals):len(vals)]
+		}
 		if vals == nil {
 			vals = []ref.Val{}
 		}
@@ -434,8 +459,10 @@ type mapEntry struct {
 	typ *types.Type // what raw converts to; nil: the map's value type
 }
 
-// objIndex lists an object's members. Small objects keep their entries
-// inline (one allocation) and are searched linearly; larger ones get a map.
+// objIndex lists an object's members. Objects of up to inlineEntries
+// members keep them inline; up to linearLimit they are searched linearly
+// (for the one or few reads of an activation's object, building a map
+// cost more than it saved); larger ones get a map.
 type objIndex struct {
 	inline  [inlineEntries]mapEntry
 	entries []mapEntry
@@ -444,19 +471,30 @@ type objIndex struct {
 
 const (
 	inlineEntries = 4
-	linearLimit   = 16
+	linearLimit   = 32
 )
 
 // build fills an empty index with the members of raw, from ms when it
-// lists them (Members.forEachRaw).
-func (idx *objIndex) build(raw string, ms *Members) {
+// lists them (Members.forEachRaw); past inlineEntries, in a run of p's
+// entries when p is not nil.
+func (idx *objIndex) build(raw string, ms *Members, p *mapPool) {
 	idx.entries = idx.inline[:0]
+	start := -1
 	ms.forEachRaw(raw, func(key, v string) bool {
 		if i, ok := idx.find(key); ok {
 			idx.entries[i].raw = v
 			return true
 		}
-		idx.entries = append(idx.entries, mapEntry{key: key, raw: v})
+		if p != nil && start < 0 && len(idx.entries) == inlineEntries {
+			start = len(p.entries)
+			p.entries = append(p.entries, idx.entries...)
+		}
+		if start < 0 {
+			idx.entries = append(idx.entries, mapEntry{key: key, raw: v})
+		} else {
+			p.entries = append(p.entries, mapEntry{key: key, raw: v})
+			idx.entries = p.entries[start:len(p.entries):len(p.entries)]
+		}
 		if idx.byKey != nil {
 			idx.byKey[key] = len(idx.entries) - 1
 		} else if len(idx.entries) > linearLimit {
@@ -499,7 +537,7 @@ func (m *Map) stringKeys() bool {
 
 func (m *Map) idx() *objIndex {
 	if m.index == nil {
-		m.own.build(m.raw, nil)
+		m.own.build(m.raw, nil, m.conv.maps)
 		m.index = &m.own
 		if !m.stringKeys() {
 			m.keys = make([]ref.Val, len(m.index.entries))
