@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -120,12 +121,12 @@ func jsonValue(raw string) gjson.Result {
 func eachMember(s string, fn func(key, value string) bool) {
 	i := skipSpace(s, 1) // s[0] is '{'
 	for i < len(s) && s[i] == '"' {
-		ke, err := scanString(s, i)
-		if err != nil {
+		ke, escaped := skipString(s, i)
+		if ke == i {
 			return
 		}
 		key := s[i+1 : ke-1]
-		if strings.IndexByte(key, '\\') >= 0 {
+		if escaped {
 			key = gjson.Parse(s[i:ke]).Str
 		}
 		if i = skipSpace(s, ke); i >= len(s) || s[i] != ':' {
@@ -151,18 +152,15 @@ func skipValue(s string, i int) int {
 	}
 	switch s[i] {
 	case '"':
-		end, err := scanString(s, i)
-		if err != nil {
-			return i
-		}
+		end, _ := skipString(s, i)
 		return end
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(s); {
 			switch s[j] {
 			case '"':
-				end, err := scanString(s, j)
-				if err != nil {
+				end, _ := skipString(s, j)
+				if end == j {
 					return i
 				}
 				j = end
@@ -207,4 +205,39 @@ func memberValue(v string) gjson.Result {
 		}
 	}
 	return gjson.Parse(v)
+}
+
+// skipString returns where the string whose opening quote is at i ends,
+// and whether it holds an escape, for text CheckJSON accepted (i itself
+// when it does not end). Unlike scanString it checks nothing: it looks
+// only for the closing quote and backslashes, eight bytes at a time.
+func skipString(s string, i int) (end int, escaped bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	j := i + 1
+	for {
+		for j+8 <= len(s) {
+			t := s[j:][:8]
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			q, b := w^(ones*'"'), w^(ones*'\\')
+			// A byte of q or b is zero where w has a quote or a backslash;
+			// the lowest flag is exact (a borrow only flags bytes above it).
+			if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
+		for j < len(s) && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if j >= len(s) {
+			return i, escaped
+		}
+		if s[j] == '"' {
+			return j + 1, escaped
+		}
+		escaped = true
+		j += 2
+	}
 }

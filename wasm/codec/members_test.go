@@ -191,3 +191,37 @@ func TestMembersDrop(t *testing.T) {
 		t.Errorf("Drop kept the members: %+v", ms.list[:1])
 	}
 }
+
+// TestSkipStringWords checks skipString's word-at-a-time loop: for strings
+// of each byte class (quote, backslash, their neighbours, non-ASCII) at
+// every offset of a word, every string scanString accepts ends where
+// scanString says, escaped exactly when it holds a backslash; one that does
+// not end gives back its start.
+func TestSkipStringWords(t *testing.T) {
+	special := []string{`\"`, `\\`, `\u00e9`, `\n`, "\u00e9", "\U0001F600", "\x7f"}
+	plain := []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x5c - 1, 0x5c + 1, 0x22 - 1, 0x22 + 1, 0x7e, 'a'}
+	rng := rand.New(rand.NewSource(11))
+	for n := 0; n < 50000; n++ {
+		var b strings.Builder
+		for k := rng.Intn(40); k > 0; k-- {
+			if rng.Intn(10) == 0 {
+				b.WriteString(special[rng.Intn(len(special))])
+			} else {
+				b.WriteByte(plain[rng.Intn(len(plain))])
+			}
+		}
+		pad := strings.Repeat(" ", rng.Intn(8))
+		doc := pad + `"` + b.String() + `",1]`
+		want, err := scanString(doc, len(pad))
+		if err != nil {
+			t.Fatalf("scanString(%q): %v", doc, err)
+		}
+		end, escaped := skipString(doc, len(pad))
+		if end != want || escaped != strings.Contains(b.String(), `\`) {
+			t.Fatalf("skipString(%q) = %d, %v; want %d, %v", doc, end, escaped, want, !escaped)
+		}
+		if end, _ := skipString(doc[:want-1], len(pad)); end != len(pad) {
+			t.Fatalf("skipString(%q) of an unterminated string = %d, want its start %d", doc[:want-1], end, len(pad))
+		}
+	}
+}
