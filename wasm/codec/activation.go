@@ -203,7 +203,7 @@ func (e errString) Error() string { return string(e) }
 // that nothing it left behind can see what the host writes there next.
 func (a *Activation) Drop() {
 	a.raw, a.members, a.index = "", nil, nil
-	if a.maps.used > 0 || len(a.maps.entries) > 0 || len(a.maps.vals) > 0 {
+	if a.maps.lent() {
 		a.maps.release()
 	}
 	a.own.reset()

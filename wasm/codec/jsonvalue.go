@@ -66,6 +66,9 @@ func (p *mapPool) take() *Map {
 	return m
 }
 
+// lent reports whether the pool lent anything since the last release.
+func (p *mapPool) lent() bool { return p.used > 0 || len(p.entries) > 0 || len(p.vals) > 0 }
+
 // release takes back every Map lent since the last release, zeroing them
 // so that none keeps a reference to the JSON or the values it held.
 func (p *mapPool) release() {
@@ -495,14 +498,7 @@ func (idx *objIndex) build(raw string, ms *Members, p *mapPool) {
 			p.entries = append(p.entries, mapEntry{key: key, raw: v})
 			idx.entries = p.entries[start:len(p.entries):len(p.entries)]
 		}
-		if idx.byKey != nil {
-			idx.byKey[key] = len(idx.entries) - 1
-		} else if len(idx.entries) > linearLimit {
-			idx.byKey = make(map[string]int, len(idx.entries)*2)
-			for i := range idx.entries {
-				idx.byKey[idx.entries[i].key] = i
-			}
-		}
+		idx.appended()
 		return true
 	})
 }
@@ -751,10 +747,17 @@ func (idx *objIndex) add(en mapEntry) {
 		return
 	}
 	idx.entries = append(idx.entries, en)
+	idx.appended()
+}
+
+// appended keeps the lookup map current after an entry was appended: the
+// index gets one when it passes linearLimit entries.
+func (idx *objIndex) appended() {
+	n := len(idx.entries)
 	if idx.byKey != nil {
-		idx.byKey[en.key] = len(idx.entries) - 1
-	} else if len(idx.entries) > linearLimit {
-		idx.byKey = make(map[string]int, len(idx.entries)*2)
+		idx.byKey[idx.entries[n-1].key] = n - 1
+	} else if n > linearLimit {
+		idx.byKey = make(map[string]int, n*2)
 		for i := range idx.entries {
 			idx.byKey[idx.entries[i].key] = i
 		}
