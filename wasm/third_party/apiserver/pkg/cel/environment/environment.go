@@ -19,6 +19,7 @@ package environment
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/google/cel-go/cel"
 
@@ -80,6 +81,31 @@ type EnvSet struct {
 	// storedExpressions is an environment containing the latest configuration
 	// in this EnvSet.
 	storedExpressions *cel.Env
+
+	// celwasm patch: set in the base sets of MustBaseEnvSet, which leave
+	// storedExpressions nil and build it through lazy when first asked for.
+	lazy *lazyEnv
+}
+
+// lazyEnv builds an environment once, when it is first asked for.
+type lazyEnv struct {
+	once  sync.Once
+	build func() *cel.Env
+	env   *cel.Env
+}
+
+func (l *lazyEnv) get() *cel.Env {
+	l.once.Do(func() { l.env = l.build() })
+	return l.env
+}
+
+// stored returns the StoredExpressions environment, building it first if it
+// is lazy.
+func (e *EnvSet) stored() *cel.Env {
+	if e.lazy != nil {
+		return e.lazy.get()
+	}
+	return e.storedExpressions
 }
 
 func newEnvSet(compatibilityVersion *version.Version, opts []VersionedOptions) (*EnvSet, error) {
@@ -88,7 +114,21 @@ func newEnvSet(compatibilityVersion *version.Version, opts []VersionedOptions) (
 		return nil, err
 	}
 	baseSet := EnvSet{compatibilityVersion: compatibilityVersion, newExpressions: base, storedExpressions: base}
-	return baseSet.Extend(opts...)
+	// celwasm patch: Extend, with the StoredExpressions half deferred until
+	// that environment is first asked for (the same options; the panic of
+	// mustNewEnvSet if they fail). Compiling an expression no longer builds
+	// the base environment twice.
+	p, err := baseSet.extendNew(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &EnvSet{compatibilityVersion: compatibilityVersion, newExpressions: p, lazy: &lazyEnv{build: func() *cel.Env {
+		s, err := baseSet.extendStored(opts)
+		if err != nil {
+			panic(fmt.Sprintf("Default environment misconfigured: %v", err))
+		}
+		return s
+	}}}, nil
 }
 
 func mustNewEnvSet(ver *version.Version, opts []VersionedOptions) *EnvSet {
@@ -108,7 +148,7 @@ func (e *EnvSet) NewExpressionsEnv() *cel.Env {
 // StoredExpressionsEnv returns the StoredExpressions environment Type for this EnvSet.
 // See StoredExpressions for details.
 func (e *EnvSet) StoredExpressionsEnv() *cel.Env {
-	return e.storedExpressions
+	return e.stored()
 }
 
 // Env returns the CEL environment for the given Type.
@@ -117,7 +157,7 @@ func (e *EnvSet) Env(envType Type) (*cel.Env, error) {
 	case NewExpressions:
 		return e.newExpressions, nil
 	case StoredExpressions:
-		return e.storedExpressions, nil
+		return e.stored(), nil
 	default:
 		return nil, fmt.Errorf("unsupported environment type: %v", envType)
 	}
@@ -218,25 +258,36 @@ type VersionedOptions struct {
 //     making multiple calls to Extend.
 func (e *EnvSet) Extend(options ...VersionedOptions) (*EnvSet, error) {
 	if len(options) > 0 {
-		newExprOpts, err := e.filterAndBuildOpts(e.newExpressions, e.compatibilityVersion, true, options)
+		p, err := e.extendNew(options)
 		if err != nil {
 			return nil, err
 		}
-		p, err := e.newExpressions.Extend(newExprOpts)
-		if err != nil {
-			return nil, err
-		}
-		storedExprOpt, err := e.filterAndBuildOpts(e.storedExpressions, version.MajorMinor(math.MaxUint, math.MaxUint), false, options)
-		if err != nil {
-			return nil, err
-		}
-		s, err := e.storedExpressions.Extend(storedExprOpt)
+		s, err := e.extendStored(options)
 		if err != nil {
 			return nil, err
 		}
 		return &EnvSet{compatibilityVersion: e.compatibilityVersion, newExpressions: p, storedExpressions: s}, nil
 	}
 	return e, nil
+}
+
+// extendNew and extendStored are Extend's two halves (celwasm patch: split
+// out, unchanged, so that mustNewEnvSet can defer the second).
+func (e *EnvSet) extendNew(options []VersionedOptions) (*cel.Env, error) {
+	newExprOpts, err := e.filterAndBuildOpts(e.newExpressions, e.compatibilityVersion, true, options)
+	if err != nil {
+		return nil, err
+	}
+	return e.newExpressions.Extend(newExprOpts)
+}
+
+func (e *EnvSet) extendStored(options []VersionedOptions) (*cel.Env, error) {
+	stored := e.stored()
+	storedExprOpt, err := e.filterAndBuildOpts(stored, version.MajorMinor(math.MaxUint, math.MaxUint), false, options)
+	if err != nil {
+		return nil, err
+	}
+	return stored.Extend(storedExprOpt)
 }
 
 func (e *EnvSet) filterAndBuildOpts(base *cel.Env, compatVer *version.Version, honorFeatureGateEnablement bool, opts []VersionedOptions) (cel.EnvOption, error) {
