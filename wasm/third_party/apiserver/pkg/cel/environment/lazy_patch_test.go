@@ -3,7 +3,6 @@ package environment
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"sort"
 	"sync"
 	"testing"
@@ -189,7 +188,7 @@ func TestLazyStoredEnvPatchConcurrent(t *testing.T) {
 	if builds != 1 {
 		t.Fatalf("StoredExpressions built %d times", builds)
 	}
-	if !reflect.DeepEqual(describe(t, envs[0]), describe(t, eagerEnvSet(t, DefaultCompatibilityVersion(), baseOpts).StoredExpressionsEnv())) {
+	if describe(t, envs[0]) != describe(t, eagerEnvSet(t, DefaultCompatibilityVersion(), baseOpts).StoredExpressionsEnv()) {
 		t.Fatal("StoredExpressions differs from upstream's")
 	}
 }
