@@ -173,6 +173,18 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
+// Strings are scanned a word at a time (scanString, skipString): ones has
+// a one in every byte of a word, highs every byte's high bit.
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
+// word8 returns s[i:i+8] as a little-endian word; the compiler makes the
+// eight loads one 64-bit load.
+func word8(s string, i int) uint64 {
+	t := s[i:][:8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
 // scanString checks the string starting at the quote at i and returns the
 // offset after its closing quote.
 func scanString(s string, i int) (int, error) {
@@ -187,10 +199,7 @@ func scanString(s string, i int) (int, error) {
 		// the loop is written here, not called, as a call per string cost
 		// more than it saved (wasmtime).
 		for i+8 <= len(s) {
-			const ones, highs = 0x0101010101010101, 0x8080808080808080
-			t := s[i:][:8]
-			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			w := word8(s, i)
 			q, b := w^(ones*'"'), w^(ones*'\\')
 			if m := ((w - ones*0x20) | (q - ones) | (b - ones) | w) & highs; m != 0 {
 				i += bits.TrailingZeros64(m) / 8

@@ -212,13 +212,10 @@ func memberValue(v string) gjson.Result {
 // when it does not end). Unlike scanString it checks nothing: it looks
 // only for the closing quote and backslashes, eight bytes at a time.
 func skipString(s string, i int) (end int, escaped bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	j := i + 1
 	for {
 		for j+8 <= len(s) {
-			t := s[j:][:8]
-			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			w := word8(s, j)
 			q, b := w^(ones*'"'), w^(ones*'\\')
 			// A byte of q or b is zero where w has a quote or a backslash;
 			// the lowest flag is exact (a borrow only flags bytes above it).

@@ -217,8 +217,8 @@ func TestSkipStringWords(t *testing.T) {
 			t.Fatalf("scanString(%q): %v", doc, err)
 		}
 		end, escaped := skipString(doc, len(pad))
-		if end != want || escaped != strings.Contains(b.String(), `\`) {
-			t.Fatalf("skipString(%q) = %d, %v; want %d, %v", doc, end, escaped, want, !escaped)
+		if wantEsc := strings.Contains(b.String(), `\`); end != want || escaped != wantEsc {
+			t.Fatalf("skipString(%q) = %d, %v; want %d, %v", doc, end, escaped, want, wantEsc)
 		}
 		if end, _ := skipString(doc[:want-1], len(pad)); end != len(pad) {
 			t.Fatalf("skipString(%q) of an unterminated string = %d, want its start %d", doc[:want-1], end, len(pad))
