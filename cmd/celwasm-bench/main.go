@@ -4,11 +4,15 @@
 //
 //	make bench-go   (go run ./cmd/celwasm-bench -stages build/stagebench.wasm ...)
 //
-// Each case runs end to end, JSON in → JSON out, on four paths:
+// Each case runs end to end, JSON in → JSON out, on five paths:
 //
-//   - native: cel-go with the same Kubernetes environment, the activation
-//     decoded with encoding/json and the result marshalled with encoding/json
-//     (what a Go program without celwasm would do);
+//   - upstream: native cel-go as a Go program without celwasm runs it,
+//     upstream v0.29.2 with k8s.io/apiserver v0.37.2's environment, the
+//     activation decoded with encoding/json and the result marshalled with
+//     encoding/json (cmd/celwasm-bench/upstream, run as a child process with
+//     -upstream); the issues' targets are ratios to it;
+//   - native: the same code on the patched cel-go fork this repository builds
+//     with, in this process;
 //   - engine: celwasm's engine natively (lazy gjson activation, canonical
 //     encoder), i.e. the module's code without WebAssembly;
 //   - wazero and wasmtime: the module through the Go host.
@@ -192,7 +196,8 @@ func main() {
 	var sizes stringList
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
-	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout (for another host's benchmark to compare with in the same run)")
+	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout, with -upstream also {\"upstream\": {\"a\": µs, ...}} (for another host's benchmark to compare with in the same run)")
+	upstream := flag.String("upstream", "", "cmd/celwasm-bench/upstream built (make: build/bin/celgo-upstream): native cel-go as a program without celwasm runs it, the targets' baseline; required except with -native-only, -compare, -loop and -envelopes-only")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
 	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases and the batch filter on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
 	compareAll := flag.Bool("compare-all", false, "with -compare, also case (c)")
@@ -207,7 +212,7 @@ func main() {
 		coldRuns = 1
 	}
 	if *nativeOnly {
-		printNative(*rounds)
+		printNative(*rounds, *upstream)
 		return
 	}
 	if *loop != "" {
@@ -224,6 +229,9 @@ func main() {
 		envelopeSection(context.Background(), benchdoc.New("go", "", ""), cases, *rounds)
 		return
 	}
+	if *upstream == "" {
+		check(fmt.Errorf("-upstream: the upstream cel-go baseline (make bench-go builds build/bin/celgo-upstream)"))
+	}
 	ctx := context.Background()
 	began := time.Now()
 	phase := func(name string) {
@@ -231,13 +239,16 @@ func main() {
 	}
 	s := benchdoc.New("go", "Go host (wazero, wasmtime-go) against native cel-go", "make bench-go")
 	s.Contextf("%s; celwasm module sha256 %s (%d bytes); celwasm-full sha256 %s (%d bytes), loaded only by the cold-start rows that name it.", runtime.Version(), module.SHA256(), len(module.Bytes()), module.Full.SHA256(), len(module.Full.Bytes()))
-	s.Contextf("Paths, each end to end (JSON in → JSON out): *native cel-go* is cel-go with the same Kubernetes environment, the activation decoded with encoding/json and the result marshalled with encoding/json; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
+	s.Contextf("Paths, each end to end (JSON in → JSON out): *upstream cel-go* is native cel-go as a Go program without celwasm runs it: github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, the versions kube-apiserver 1.37 pins, in the Kubernetes base environment, the activation decoded with encoding/json and the result marshalled with encoding/json (cmd/celwasm-bench/upstream, a module of its own, run as a child process; it must give the same results); the issues' targets are ratios to it. *native cel-go* is the same code in this process on the patched cel-go fork the modules build with, whose patches also speed up native code; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
 	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark). Allocations per call: heap allocations of this Go process (testing.Benchmark's count) on the native paths; the engine's are those of the code the module runs, which the WebAssembly paths cannot count from the host.", *rounds, flag.Lookup("test.benchtime").Value)
 	if *short {
 		s.Contextf("Quick run (-short).")
 	}
 
 	cases, err := loadCases()
+	check(err)
+	phase("upstream cel-go")
+	up, err := upstreamTimes(*upstream, append(cases, trueCase), *rounds)
 	check(err)
 	wz, err := celwasm.New(ctx, celwasm.WithInstances(1))
 	check(err)
@@ -280,8 +291,9 @@ func main() {
 
 	// Steady-state latency, end to end.
 	steady := s.AddTable("Steady-state evaluation, JSON in → JSON out, per call",
-		"case", "activation bytes", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs",
-		"wazero / native", "wasmtime-go / native", "wazero / engine", "wasmtime-go / engine", "native allocs per call", "engine allocs per call")
+		"case", "activation bytes", "upstream cel-go µs", "native cel-go (fork) µs", "engine µs", "wazero µs", "wasmtime-go µs",
+		"wazero / upstream", "wasmtime-go / upstream", "wazero / native (fork)", "wasmtime-go / native (fork)", "wazero / engine", "wasmtime-go / engine",
+		"upstream allocs per call", "native (fork) allocs per call", "engine allocs per call")
 	for _, c := range cases {
 		med, allocs := timePaths(c)
 		id := caseID(c.name)
@@ -290,8 +302,13 @@ func main() {
 		}
 		s.Metrics["go."+id+".wazero_per_native"] = ratio(med[2], med[0])
 		s.Metrics["go."+id+".wasmtime_per_native"] = ratio(med[3], med[0])
-		steady.Row(c.name, len(c.activation), usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
-			ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), allocs[0], allocs[1])
+		u := up[id]
+		s.Metrics["go."+id+".upstream_us"] = u.US
+		s.Metrics["go."+id+".upstream_allocs"] = float64(u.Allocs)
+		s.Metrics["go."+id+".wazero_per_upstream"] = usf(med[2]) / u.US
+		s.Metrics["go."+id+".wasmtime_per_upstream"] = usf(med[3]) / u.US
+		steady.Row(c.name, len(c.activation), u.US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
+			usf(med[2])/u.US, usf(med[3])/u.US, ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), u.Allocs, allocs[0], allocs[1])
 		s.Metrics["go."+id+".native_allocs"] = float64(allocs[0])
 		s.Metrics["go."+id+".engine_allocs"] = float64(allocs[1])
 	}
@@ -302,10 +319,11 @@ func main() {
 	s.Metrics["go.true.native_allocs"] = float64(allocs[0])
 	s.Metrics["go.true.engine_allocs"] = float64(allocs[1])
 	emptyWz, emptyWt := emptyCall(ctx, nil, *rounds), emptyCall(ctx, []celwasm.Option{wasmtime.Option()}, *rounds)
-	fixed := s.AddTable("Fixed cost of a call", "call", "native cel-go µs", "engine µs", "wazero µs", "wasmtime-go µs", "native allocs per call", "engine allocs per call")
-	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
-	fixed.Row("`true`, activation `{}`, JSON in and out", usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), allocs[0], allocs[1])
-	fixed.Row("`true` above the empty export call", nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
+	fixed := s.AddTable("Fixed cost of a call", "call", "upstream cel-go µs", "native cel-go (fork) µs", "engine µs", "wazero µs", "wasmtime-go µs", "native (fork) allocs per call", "engine allocs per call")
+	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
+	fixed.Row("`true`, activation `{}`, JSON in and out", up["true"].US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), allocs[0], allocs[1])
+	fixed.Row("`true` above the empty export call", nil, nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
+	s.Metrics["go.true.upstream_us"] = up["true"].US
 	for i, n := range names {
 		s.Metrics["go.true."+n+"_us"] = usf(med[i])
 	}
@@ -321,7 +339,7 @@ func main() {
 	batchSection(ctx, s, wz, wt, *rounds)
 	if *stages != "" {
 		phase("stages")
-		stagesSection(ctx, s, *stages, cases)
+		stagesSection(ctx, s, *stages, cases, up)
 	}
 	phase("cold start")
 
@@ -440,11 +458,20 @@ func main() {
 
 // printNative prints native cel-go's per-call time of each reference case
 // (and of `true` over an empty activation) in µs, the median of rounds.
-func printNative(rounds int) {
+func printNative(rounds int, upstreamBin string) {
 	cases, err := loadCases()
 	check(err)
 	cases = append(cases, trueCase)
-	out := map[string]float64{}
+	out := map[string]any{}
+	if upstreamBin != "" {
+		up, err := upstreamTimes(upstreamBin, cases, rounds)
+		check(err)
+		us := map[string]float64{}
+		for id, t := range up {
+			us[id] = t.US
+		}
+		out["upstream"] = us
+	}
 	for _, c := range cases {
 		p, err := nativePath(c)
 		check(err)

@@ -18,7 +18,7 @@ import (
 // stagesSection runs wasm/stagebench natively and, built as a WASI command
 // (wasmPath), under wazero and wasmtime-go: where the time of a batch item
 // goes in each.
-func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase) {
+func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase, up map[string]upstreamTiming) {
 	event, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
 	check(err)
 	var cases []stagebench.Case
@@ -33,7 +33,7 @@ func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, re
 	check(err)
 	wz := stagesWazero(ctx, bin, event, casesJSON, len(native))
 	wtm := stagesWasmtime(bin, event, casesJSON, len(native))
-	s.Contextf("Stages: the same Go code (`wasm/stagebench`, filter `%s`) run natively and, built as a WASI command, under each runtime; ns and heap allocations per operation (testing.Benchmark inside the program). The last rows time each reference case's evaluation alone: compiled as the module compiles it, evaluated over an activation whose values an earlier evaluation already read, so neither JSON nor the call is in it. No call of the module does less, so in a runtime it is the case's floor; the targets table gives it against native cel-go's whole call.", stagebench.Filter)
+	s.Contextf("Stages: the same Go code (`wasm/stagebench`, filter `%s`) run natively and, built as a WASI command, under each runtime; ns and heap allocations per operation (testing.Benchmark inside the program). The last rows time each reference case's evaluation alone: compiled as the module compiles it, evaluated over an activation whose values an earlier evaluation already read, so neither JSON nor the call is in it. No call of the module does less, so in a runtime it is the case's floor; the targets table gives it against upstream cel-go's whole call.", stagebench.Filter)
 	t := s.AddTable("Where the time goes: one batch item, stage by stage; each reference case's evaluation alone",
 		"stage", "native ns", "native allocs", "wazero ns", "wazero allocs", "wasmtime-go ns", "wasmtime-go allocs", "wazero / native", "wasmtime-go / native")
 	for i, n := range native {
@@ -43,7 +43,8 @@ func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, re
 		fmt.Fprintf(os.Stderr, "stage %s: native %d wazero %d wasmtime %d ns\n", n.Stage, n.Ns, z.Ns, w.Ns)
 	}
 	// Each case's floor: cel-go's evaluation alone in the runtime, against
-	// native cel-go's whole call (decode, evaluate, encode) in this run.
+	// native cel-go's whole call (decode, evaluate, encode) in this run, on
+	// the fork and upstream.
 	for i, c := range refCases {
 		k := len(stagebench.Stages) + i
 		id := caseID(c.name)
@@ -54,6 +55,10 @@ func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, re
 		if nativeNs > 0 {
 			s.Metrics["go."+id+".wazero_floor_per_native"] = float64(wz[k].Ns) / nativeNs
 			s.Metrics["go."+id+".wasmtime_floor_per_native"] = float64(wtm[k].Ns) / nativeNs
+		}
+		if u := up[id].US * 1000; u > 0 {
+			s.Metrics["go."+id+".wazero_floor_per_upstream"] = float64(wz[k].Ns) / u
+			s.Metrics["go."+id+".wasmtime_floor_per_upstream"] = float64(wtm[k].Ns) / u
 		}
 	}
 	last := len(stagebench.Stages) - 1

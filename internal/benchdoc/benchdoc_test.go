@@ -252,3 +252,20 @@ func TestRenderFloors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderAlso: a measure's Also metric is shown beside its value and
+// named beside its metric, and does not decide the status.
+func TestRenderAlso(t *testing.T) {
+	tg := Targets{Targets: []Target{{Issue: 17, Target: "(c) on wasmtime-go", Op: "<=", Value: 3, Unit: "×",
+		Measures: []Measure{{Label: "(c)", Metric: "go.c.up", Also: "go.c.fork", AlsoLabel: "to the fork"}}}}}
+	s := Section{Section: "go", Title: "Go", Command: "c", Date: "2026-12-07", Machine: "m",
+		Metrics: map[string]float64{"go.c.up": 2.9, "go.c.fork": 3.7}}
+	var b strings.Builder
+	if err := Render(&b, "# H", tg, []Section{s}); err != nil {
+		t.Fatal(err)
+	}
+	want := "| #17 | (c) on wasmtime-go | ≤ 3× | (c) 2.90× [3.70× to the fork] | met | `go.c.up` [`go.c.fork`] |\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
+}

@@ -47,6 +47,11 @@ type Measure struct {
 	// whose failing measures all have floors that fail the bound too is
 	// out of reach, and its row says so.
 	Floor string `json:"floor,omitempty"`
+	// Also names a metric in the same unit shown beside the measured value,
+	// after AlsoLabel, and not compared with the bound: the same ratio to
+	// another baseline.
+	Also      string `json:"also,omitempty"`
+	AlsoLabel string `json:"alsoLabel,omitempty"`
 }
 
 // Status of a target.
@@ -266,6 +271,9 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 			if f := e.Floors[i]; f != nil {
 				v += " (floor " + withUnit(*f, t.Unit) + ")"
 			}
+			if a, ok := metrics[m.Also]; ok && m.Also != "" {
+				v += " [" + strings.TrimSpace(withUnit(a, t.Unit)+" "+m.AlsoLabel) + "]"
+			}
 			vals = append(vals, v)
 			n := "`" + m.Metric + "`"
 			if m.Per != "" {
@@ -273,6 +281,9 @@ func Render(w io.Writer, header string, targets Targets, sections []Section) err
 			}
 			if m.Floor != "" {
 				n += " (floor `" + m.Floor + "`)"
+			}
+			if m.Also != "" {
+				n += " [`" + m.Also + "`]"
 			}
 			names = append(names, n)
 		}
