@@ -140,9 +140,9 @@ WASIP1_TEST = PATH="$(CURDIR)/build/bin:$$PATH" GOWASIRUNTIME=wazero GOOS=wasip1
 # builds (common/types/pb, whose patch changes no wasm-only code, natively only).
 CELGO_PATCH_TESTS := $(addprefix github.com/google/cel-go/,interpreter cel common/types common/stdlib internal/itab)
 HOST_RACE_TESTS := TestConcurrentEvalsNeverMix|TestCancellation|TestCRDValidationCancellation|TestTrapRecovery|TestProgramClose
-test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CELGO_UPSTREAM) proxywasm-module
+test-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CELGO_UPSTREAM) $(CELGO_FORK) proxywasm-module
 	$(GO) vet ./...
-	$(GO) run ./cmd/celwasm-bench -native-only -short -rounds 1 -upstream $(CELGO_UPSTREAM) >/dev/null
+	$(GO) run ./cmd/celwasm-bench -native-only -short -rounds 1 -upstream $(CELGO_UPSTREAM) -fork $(CELGO_FORK) >/dev/null
 	$(GO) test -count=1 ./wire/... ./wasm/... ./cmd/... ./internal/...
 	$(GO) test -count=1 $(CELGO_PATCH_TESTS) github.com/google/cel-go/common/types/pb
 	$(GO) build -o build/bin/wazero github.com/tetratelabs/wazero/cmd/wazero
@@ -238,13 +238,22 @@ $(STAGEBENCH): $(WASM_SRCS) $(PGO_PROFILE) | tools
 
 # Native cel-go as a Go program without celwasm runs it: upstream cel-go
 # v0.29.2 in kube-apiserver 1.37's environment, where everything else here
-# builds the patched fork. The baseline of the per-call targets
-# (cmd/celwasm-bench/upstream, a module of its own; RATIONALE.md, "The
-# baseline is upstream cel-go").
+# builds the patched fork; the baseline of the per-call targets
+# (cmd/celwasm-bench/upstream, a module of its own). CELGO_FORK is the same
+# program on the fork, so that the two differ in cel-go alone (RATIONALE.md,
+# "Native cel-go is upstream v0.29.2").
 CELGO_UPSTREAM := $(BUILD)/bin/celgo-upstream
-$(CELGO_UPSTREAM): $(wildcard cmd/celwasm-bench/upstream/*.go) cmd/celwasm-bench/upstream/go.mod cmd/celwasm-bench/upstream/go.sum
+CELGO_FORK     := $(BUILD)/bin/celgo-fork
+CELGO_BASE_SRCS := $(wildcard cmd/celwasm-bench/upstream/*.go) cmd/celwasm-bench/upstream/go.mod cmd/celwasm-bench/upstream/go.sum
+$(CELGO_UPSTREAM): $(CELGO_BASE_SRCS)
 	@mkdir -p $(dir $@)
 	cd cmd/celwasm-bench/upstream && $(GO) vet . && $(GO) build -o $(abspath $@) .
+$(CELGO_FORK): $(CELGO_BASE_SRCS) $(shell find wasm/third_party/cel-go -name '*.go' -not -name '*_test.go')
+	@mkdir -p $(dir $@)
+	cp cmd/celwasm-bench/upstream/go.mod $(BUILD)/celgo-fork.mod
+	cp cmd/celwasm-bench/upstream/go.sum $(BUILD)/celgo-fork.sum
+	$(GO) mod edit -modfile=$(BUILD)/celgo-fork.mod -replace=github.com/google/cel-go=$(abspath wasm/third_party/cel-go)
+	cd cmd/celwasm-bench/upstream && $(GO) build -modfile=$(abspath $(BUILD))/celgo-fork.mod -o $(abspath $@) .
 
 # Every benchmark writes build/bench/<section>.json; celwasm-benchdoc renders
 # them with docs/bench-targets.json into docs/benchmarks.md. One section alone:
@@ -257,12 +266,12 @@ export BENCH_QUICK
 bench: wasm bench-go bench-crd bench-js bench-python bench-proxywasm bench-extism
 	$(MAKE) bench-doc
 
-bench-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH) $(CELGO_UPSTREAM) proxywasm-module
-	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -upstream $(CELGO_UPSTREAM) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
+bench-go: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH) $(CELGO_UPSTREAM) $(CELGO_FORK) proxywasm-module
+	CELWASM_CLI=$(CLI) $(GO) run ./cmd/celwasm-bench $(BENCH_SHORT) -upstream $(CELGO_UPSTREAM) -fork $(CELGO_FORK) -stages $(STAGEBENCH) -size $(BUILD)/celwasm-proxywasm.wasm -o $(BUILD)/bench
 bench-crd: $(EMBED) $(EMBED_FULL) $(EMBED_ADM)
 	$(GO) run ./cmd/celwasm-crd-bench $(BENCH_SHORT) -o $(BUILD)/bench
-bench-js: $(STAGEBENCH) $(CELGO_UPSTREAM)
-	CELGO_UPSTREAM=$(abspath $(CELGO_UPSTREAM)) $(MAKE) -C sdk-js bench
+bench-js: $(STAGEBENCH) $(CELGO_UPSTREAM) $(CELGO_FORK)
+	CELGO_UPSTREAM=$(abspath $(CELGO_UPSTREAM)) CELGO_FORK=$(abspath $(CELGO_FORK)) $(MAKE) -C sdk-js bench
 bench-python: $(EMBED) $(EMBED_FULL) $(EMBED_ADM) $(CLI) $(STAGEBENCH)
 	$(MAKE) -C sdk-python bench
 bench-proxywasm:

@@ -11,8 +11,9 @@
 //     activation decoded with encoding/json and the result marshalled with
 //     encoding/json (cmd/celwasm-bench/upstream, run as a child process with
 //     -upstream); the issues' targets are ratios to it;
-//   - native: the same code on the patched cel-go fork this repository builds
-//     with, in this process;
+//   - fork: the same program built on the patched cel-go fork this
+//     repository builds with (-fork), also a child process;
+//   - native: the fork's path in this process;
 //   - engine: celwasm's engine natively (lazy gjson activation, canonical
 //     encoder), i.e. the module's code without WebAssembly;
 //   - wazero and wasmtime: the module through the Go host.
@@ -198,6 +199,7 @@ func main() {
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
 	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout, with -upstream also {\"upstream\": {\"a\": µs, ...}} (for another host's benchmark to compare with in the same run)")
 	upstream := flag.String("upstream", "", "cmd/celwasm-bench/upstream built (make: build/bin/celgo-upstream): native cel-go as a program without celwasm runs it, the targets' baseline; required except with -native-only, -compare, -loop and -envelopes-only")
+	fork := flag.String("fork", "", "cmd/celwasm-bench/upstream built on the patched fork (make: build/bin/celgo-fork); required with -upstream")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
 	compare := flag.String("compare", "", "A.wasm,B.wasm: time the reference cases and the batch filter on two builds of the expression module side by side, in alternating rounds, and print B/A (stdout; no JSON written)")
 	compareAll := flag.Bool("compare-all", false, "with -compare, also case (c)")
@@ -212,7 +214,7 @@ func main() {
 		coldRuns = 1
 	}
 	if *nativeOnly {
-		printNative(*rounds, *upstream)
+		printNative(*rounds, *upstream, *fork)
 		return
 	}
 	if *loop != "" {
@@ -229,8 +231,8 @@ func main() {
 		envelopeSection(context.Background(), benchdoc.New("go", "", ""), cases, *rounds)
 		return
 	}
-	if *upstream == "" {
-		check(fmt.Errorf("-upstream: the upstream cel-go baseline (make bench-go builds build/bin/celgo-upstream)"))
+	if *upstream == "" || *fork == "" {
+		check(fmt.Errorf("-upstream, -fork: the native cel-go baselines (make bench-go builds build/bin/celgo-upstream and build/bin/celgo-fork)"))
 	}
 	ctx := context.Background()
 	began := time.Now()
@@ -239,7 +241,7 @@ func main() {
 	}
 	s := benchdoc.New("go", "Go host (wazero, wasmtime-go) against native cel-go", "make bench-go")
 	s.Contextf("%s; celwasm module sha256 %s (%d bytes); celwasm-full sha256 %s (%d bytes), loaded only by the cold-start rows that name it.", runtime.Version(), module.SHA256(), len(module.Bytes()), module.Full.SHA256(), len(module.Full.Bytes()))
-	s.Contextf("Paths, each end to end (JSON in → JSON out): *upstream cel-go* is native cel-go as a Go program without celwasm runs it: github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, the versions kube-apiserver 1.37 pins, in the Kubernetes base environment, the activation decoded with encoding/json and the result marshalled with encoding/json (cmd/celwasm-bench/upstream, a module of its own, run as a child process; it must give the same results); the issues' targets are ratios to it. *native cel-go* is the same code in this process on the patched cel-go fork the modules build with, whose patches also speed up native code; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
+	s.Contextf("Paths, each end to end (JSON in → JSON out): *upstream cel-go* is native cel-go as a Go program without celwasm runs it: github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, the versions kube-apiserver 1.37 pins, in the Kubernetes base environment, the activation decoded with encoding/json and the result marshalled with encoding/json (cmd/celwasm-bench/upstream, a module of its own, run as a child process; it must give the same results); the issues' targets are ratios to it. *fork* is the same program built on the patched cel-go fork the modules build with, whose patches also speed up native code, also a child process; *native cel-go (fork, this process)* is the fork's path in this process, whose live heap (both runtimes and their compiled modules) makes the collector run far less often than in a program of its own; *engine* is celwasm's engine natively (lazy activation, canonical encoder), the module's code without WebAssembly; *wazero* and *wasmtime-go* are the module through the Go host.")
 	s.Contextf("Per-call times: the median of %d rounds, each round the mean of a %s timed loop (testing.Benchmark). Allocations per call: heap allocations of this Go process (testing.Benchmark's count) on the native paths; the engine's are those of the code the module runs, which the WebAssembly paths cannot count from the host.", *rounds, flag.Lookup("test.benchtime").Value)
 	if *short {
 		s.Contextf("Quick run (-short).")
@@ -247,17 +249,18 @@ func main() {
 
 	cases, err := loadCases()
 	check(err)
-	phase("upstream cel-go")
-	up, err := upstreamTimes(*upstream, append(cases, trueCase), *rounds)
-	check(err)
+	// Native cel-go in child processes, upstream and the fork, by case id:
+	// timed in each round beside the paths of this process.
+	up, fk := map[string]upstreamTiming{}, map[string]upstreamTiming{}
 	wz, err := celwasm.New(ctx, celwasm.WithInstances(1))
 	check(err)
 	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
 	check(err)
 
-	// timePaths measures a case on the four paths: medians of rounds, and
-	// the allocations per call of the native paths (for the engine, the
-	// same Go code the module runs).
+	// timePaths measures a case on the four paths of this process and on
+	// the two child processes (up and fk): medians of rounds, and the
+	// allocations per call of the native paths (for the engine, the same Go
+	// code the module runs).
 	timePaths := func(c benchCase) ([4]time.Duration, [2]int64) {
 		np, err := nativePath(c)
 		check(err)
@@ -270,6 +273,8 @@ func main() {
 		paths := []path{np, ep, zp, tp}
 		results := make([][]time.Duration, len(paths))
 		var allocs [2]int64
+		var children [2][]time.Duration
+		var childAllocs [2]int64
 		for r := 0; r < *rounds; r++ {
 			for i, p := range paths {
 				d, a, err := measure(p, c.activation)
@@ -279,21 +284,30 @@ func main() {
 					allocs[i] = a
 				}
 			}
+			for i, bin := range []string{*upstream, *fork} {
+				t, err := upstreamTimes(bin, []benchCase{c}, 1)
+				check(err)
+				children[i] = append(children[i], time.Duration(t[caseID(c.name)].US*1e3))
+				childAllocs[i] = t[caseID(c.name)].Allocs
+			}
 		}
 		var med [4]time.Duration
 		for i := range results {
 			med[i] = median(results[i])
 		}
-		fmt.Fprintf(os.Stderr, "%s: native %v engine %v wazero %v wasmtime %v\n", c.name, med[0], med[1], med[2], med[3])
+		id := caseID(c.name)
+		up[id] = upstreamTiming{US: usf(median(children[0])), Allocs: childAllocs[0]}
+		fk[id] = upstreamTiming{US: usf(median(children[1])), Allocs: childAllocs[1]}
+		fmt.Fprintf(os.Stderr, "%s: upstream %.3fµs fork %.3fµs native %v engine %v wazero %v wasmtime %v\n", c.name, up[id].US, fk[id].US, med[0], med[1], med[2], med[3])
 		return med, allocs
 	}
 	names := [4]string{"native", "engine", "wazero", "wasmtime"}
 
 	// Steady-state latency, end to end.
 	steady := s.AddTable("Steady-state evaluation, JSON in → JSON out, per call",
-		"case", "activation bytes", "upstream cel-go µs", "native cel-go (fork) µs", "engine µs", "wazero µs", "wasmtime-go µs",
-		"wazero / upstream", "wasmtime-go / upstream", "wazero / native (fork)", "wasmtime-go / native (fork)", "wazero / engine", "wasmtime-go / engine",
-		"upstream allocs per call", "native (fork) allocs per call", "engine allocs per call")
+		"case", "activation bytes", "upstream cel-go µs", "fork µs", "native cel-go (fork, this process) µs", "engine µs", "wazero µs", "wasmtime-go µs",
+		"wazero / upstream", "wasmtime-go / upstream", "wazero / fork", "wasmtime-go / fork", "wasmtime-go / native (fork, this process)", "wazero / engine", "wasmtime-go / engine",
+		"upstream allocs per call", "fork allocs per call", "engine allocs per call")
 	for _, c := range cases {
 		med, allocs := timePaths(c)
 		id := caseID(c.name)
@@ -302,13 +316,16 @@ func main() {
 		}
 		s.Metrics["go."+id+".wazero_per_native"] = ratio(med[2], med[0])
 		s.Metrics["go."+id+".wasmtime_per_native"] = ratio(med[3], med[0])
-		u := up[id]
+		u, f := up[id], fk[id]
 		s.Metrics["go."+id+".upstream_us"] = u.US
 		s.Metrics["go."+id+".upstream_allocs"] = float64(u.Allocs)
+		s.Metrics["go."+id+".fork_us"] = f.US
 		s.Metrics["go."+id+".wazero_per_upstream"] = usf(med[2]) / u.US
 		s.Metrics["go."+id+".wasmtime_per_upstream"] = usf(med[3]) / u.US
-		steady.Row(c.name, len(c.activation), u.US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
-			usf(med[2])/u.US, usf(med[3])/u.US, ratio(med[2], med[0]), ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), u.Allocs, allocs[0], allocs[1])
+		s.Metrics["go."+id+".wazero_per_fork"] = usf(med[2]) / f.US
+		s.Metrics["go."+id+".wasmtime_per_fork"] = usf(med[3]) / f.US
+		steady.Row(c.name, len(c.activation), u.US, f.US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]),
+			usf(med[2])/u.US, usf(med[3])/u.US, usf(med[2])/f.US, usf(med[3])/f.US, ratio(med[3], med[0]), ratio(med[2], med[1]), ratio(med[3], med[1]), u.Allocs, f.Allocs, allocs[1])
 		s.Metrics["go."+id+".native_allocs"] = float64(allocs[0])
 		s.Metrics["go."+id+".engine_allocs"] = float64(allocs[1])
 	}
@@ -319,11 +336,12 @@ func main() {
 	s.Metrics["go.true.native_allocs"] = float64(allocs[0])
 	s.Metrics["go.true.engine_allocs"] = float64(allocs[1])
 	emptyWz, emptyWt := emptyCall(ctx, nil, *rounds), emptyCall(ctx, []celwasm.Option{wasmtime.Option()}, *rounds)
-	fixed := s.AddTable("Fixed cost of a call", "call", "upstream cel-go µs", "native cel-go (fork) µs", "engine µs", "wazero µs", "wasmtime-go µs", "native (fork) allocs per call", "engine allocs per call")
-	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
-	fixed.Row("`true`, activation `{}`, JSON in and out", up["true"].US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), allocs[0], allocs[1])
-	fixed.Row("`true` above the empty export call", nil, nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
+	fixed := s.AddTable("Fixed cost of a call", "call", "upstream cel-go µs", "fork µs", "native cel-go (fork, this process) µs", "engine µs", "wazero µs", "wasmtime-go µs", "fork allocs per call", "engine allocs per call")
+	fixed.Row("empty export call (`celwasm_free` of no handle)", nil, nil, nil, nil, usf(emptyWz), usf(emptyWt), nil, nil)
+	fixed.Row("`true`, activation `{}`, JSON in and out", up["true"].US, fk["true"].US, usf(med[0]), usf(med[1]), usf(med[2]), usf(med[3]), fk["true"].Allocs, allocs[1])
+	fixed.Row("`true` above the empty export call", nil, nil, nil, nil, usf(med[2]-emptyWz), usf(med[3]-emptyWt), nil, nil)
 	s.Metrics["go.true.upstream_us"] = up["true"].US
+	s.Metrics["go.true.fork_us"] = fk["true"].US
 	for i, n := range names {
 		s.Metrics["go.true."+n+"_us"] = usf(med[i])
 	}
@@ -339,7 +357,7 @@ func main() {
 	batchSection(ctx, s, wz, wt, *rounds)
 	if *stages != "" {
 		phase("stages")
-		stagesSection(ctx, s, *stages, cases, up)
+		stagesSection(ctx, s, *stages, cases, up, fk)
 	}
 	phase("cold start")
 
@@ -457,20 +475,25 @@ func main() {
 }
 
 // printNative prints native cel-go's per-call time of each reference case
-// (and of `true` over an empty activation) in µs, the median of rounds.
-func printNative(rounds int, upstreamBin string) {
+// (and of `true` over an empty activation) in µs, the median of rounds: the
+// fork's path in this process, and under "upstream" and "fork" those of the
+// child processes given (upstreamTimes).
+func printNative(rounds int, upstreamBin, forkBin string) {
 	cases, err := loadCases()
 	check(err)
 	cases = append(cases, trueCase)
 	out := map[string]any{}
-	if upstreamBin != "" {
-		up, err := upstreamTimes(upstreamBin, cases, rounds)
+	for name, bin := range map[string]string{"upstream": upstreamBin, "fork": forkBin} {
+		if bin == "" {
+			continue
+		}
+		times, err := upstreamTimes(bin, cases, rounds)
 		check(err)
 		us := map[string]float64{}
-		for id, t := range up {
+		for id, t := range times {
 			us[id] = t.US
 		}
-		out["upstream"] = us
+		out[name] = us
 	}
 	for _, c := range cases {
 		p, err := nativePath(c)

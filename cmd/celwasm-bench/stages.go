@@ -18,7 +18,7 @@ import (
 // stagesSection runs wasm/stagebench natively and, built as a WASI command
 // (wasmPath), under wazero and wasmtime-go: where the time of a batch item
 // goes in each.
-func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase, up map[string]upstreamTiming) {
+func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase, up, fk map[string]upstreamTiming) {
 	event, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
 	check(err)
 	var cases []stagebench.Case
@@ -59,6 +59,9 @@ func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, re
 		if u := up[id].US * 1000; u > 0 {
 			s.Metrics["go."+id+".wazero_floor_per_upstream"] = float64(wz[k].Ns) / u
 			s.Metrics["go."+id+".wasmtime_floor_per_upstream"] = float64(wtm[k].Ns) / u
+		}
+		if f := fk[id].US * 1000; f > 0 {
+			s.Metrics["go."+id+".wasmtime_floor_per_fork"] = float64(wtm[k].Ns) / f
 		}
 	}
 	last := len(stagebench.Stages) - 1

@@ -9,20 +9,24 @@ import (
 	"os/exec"
 )
 
-// upstreamTiming is one case on upstream cel-go natively: µs and heap
-// allocations per call.
+// upstreamTiming is one case on native cel-go in a child process: µs and
+// heap allocations per call.
 type upstreamTiming struct {
 	US     float64 `json:"us"`
 	Allocs int64   `json:"allocs"`
 }
 
-// upstreamTimes times cases on native cel-go as a Go program without celwasm
-// runs it: bin is cmd/celwasm-bench/upstream built (make builds
-// build/bin/celgo-upstream), a module of its own that links upstream
-// github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, where this
-// program links the patched fork. Each case's result on the fork's native
-// path is passed as the one wanted, so a baseline that answers differently
-// fails the run. By case id ("a", ..., "true").
+// upstreamTimes times cases on native cel-go in a child process: bin is
+// cmd/celwasm-bench/upstream built, a module of its own. make builds it twice:
+// build/bin/celgo-upstream links upstream github.com/google/cel-go v0.29.2
+// and k8s.io/apiserver v0.37.2 (a Go program without celwasm), and
+// build/bin/celgo-fork is the same program on the patched fork, so that the
+// two differ in cel-go alone and not in the process they run in (this
+// process holds both runtimes and their compiled modules, a live heap that
+// makes the collector run far less often than in a program of its own).
+// Each case's result on the fork's native path is passed as the one wanted,
+// so a baseline that answers differently fails the run. By case id ("a",
+// ..., "true").
 func upstreamTimes(bin string, cases []benchCase, rounds int) (map[string]upstreamTiming, error) {
 	type refCase struct {
 		ID         string `json:"id"`
@@ -51,15 +55,15 @@ func upstreamTimes(bin string, cases []benchCase, rounds int) (map[string]upstre
 	cmd.Stdin, cmd.Stderr = bytes.NewReader(req), os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("upstream cel-go baseline %s: %w", bin, err)
+		return nil, fmt.Errorf("native cel-go baseline %s: %w", bin, err)
 	}
 	var res map[string]upstreamTiming
 	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("upstream cel-go baseline %s: %w", bin, err)
+		return nil, fmt.Errorf("native cel-go baseline %s: %w", bin, err)
 	}
 	for _, c := range in {
 		if _, ok := res[c.ID]; !ok {
-			return nil, fmt.Errorf("upstream cel-go baseline %s: no time for case %s", bin, c.ID)
+			return nil, fmt.Errorf("native cel-go baseline %s: no time for case %s", bin, c.ID)
 		}
 	}
 	return res, nil

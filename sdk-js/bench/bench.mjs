@@ -253,15 +253,15 @@ async function chromium() {
 // ------------------------------------------------------------------------------------------
 
 /**
- * Native cel-go's per-call time of each case (JSON bytes in, encoding/json, JSON out), measured by
- * the Go benchmark's native paths right after the Node measurements, so the ratio is of one run:
- * the patched fork this repository builds with, and under `upstream` cel-go as a Go program without
- * celwasm runs it (cmd/celwasm-bench/upstream, built by make as CELGO_UPSTREAM), the targets' baseline.
+ * Native cel-go's per-call time of each case (JSON bytes in, encoding/json, JSON out), measured right
+ * after the Node measurements, so the ratio is of one run: under `upstream` cel-go as a Go program
+ * without celwasm runs it (cmd/celwasm-bench/upstream, built by make as CELGO_UPSTREAM), the targets'
+ * baseline; under `fork` the same program on the patched fork this repository builds with (CELGO_FORK).
  */
 function nativeCelGo() {
-  const upstream = process.env.CELGO_UPSTREAM;
-  if (!upstream) throw new Error('CELGO_UPSTREAM: the upstream cel-go baseline (make bench-js builds it)');
-  const args = ['run', './cmd/celwasm-bench', '-native-only', '-upstream', upstream, ...(QUICK ? ['-short'] : [])];
+  const { CELGO_UPSTREAM: upstream, CELGO_FORK: fork } = process.env;
+  if (!upstream || !fork) throw new Error('CELGO_UPSTREAM, CELGO_FORK: the native cel-go baselines (make bench-js builds them)');
+  const args = ['run', './cmd/celwasm-bench', '-native-only', '-upstream', upstream, '-fork', fork, ...(QUICK ? ['-short'] : [])];
   const out = execFileSync(process.env.GO || 'go', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').at(-1));
 }
@@ -315,7 +315,7 @@ const metrics = {};
 const context = [
   `Node ${process.version}; ${chrome.version.startsWith('1') ? 'Chromium ' + chrome.version : chrome.version} (headless); celwasm module sha256 ${wasmSha}; @bufbuild/cel ${dev['@bufbuild/cel']}; @marcbachmann/cel-js ${dev['@marcbachmann/cel-js']}.`,
   '*cel-go alone* is the floor of a call in Node: wasm/stagebench (a WASI command, run by node:wasi) timing each case compiled as the module compiles it and evaluated over an activation already read, so no JSON, no conversion and no call (the Go section\'s stage table has the same rows for wazero and wasmtime-go).',
-  '*upstream cel-go* is native cel-go as a Go program without celwasm runs it (github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, the versions kube-apiserver 1.37 pins: cmd/celwasm-bench/upstream, the Kubernetes base environment, the JSON activation decoded with encoding/json and the result marshalled back); *native cel-go (fork)* is the same code on the patched cel-go fork the modules build with (the Go benchmark\'s native path, `go run ./cmd/celwasm-bench -native-only`). Both run right after the Node measurements; the targets\' ratios are to upstream cel-go.',
+  '*upstream cel-go* is native cel-go as a Go program without celwasm runs it (github.com/google/cel-go v0.29.2 and k8s.io/apiserver v0.37.2, the versions kube-apiserver 1.37 pins: cmd/celwasm-bench/upstream, the Kubernetes base environment, the JSON activation decoded with encoding/json and the result marshalled back); *fork* is the same program built on the patched cel-go fork the modules build with. Both run as processes of their own right after the Node measurements (`go run ./cmd/celwasm-bench -native-only -upstream … -fork …`); the targets\' ratios are to upstream cel-go.',
   'celwasm paths: *JSON → JSON* is the JSON text of the activation in and the canonical JSON of the result out; *object → value* is a JS object in (cut by the SDK to what the program reads, then serialised) and the decoded JS value out; *Worker* is the JSON → JSON call through `WorkerRuntime` (a postMessage round trip to a worker thread).',
   '@bufbuild/cel (planned expression) and @marcbachmann/cel-js (an `Environment` declaring the variable as `dyn`, which type-checks the expression) evaluate over a JS object; *from JSON* adds `JSON.parse` of the same text. Neither has the Kubernetes libraries.',
   `Per-call times: the median of ${ROUNDS} rounds of ≥ ${ROUND_MS} ms each (Worker: ${ROUNDS} rounds of ${QUICK ? 100 : 300} calls), after a warm-up; cold starts: the median of ${COLD_RUNS} fresh processes / browser contexts.`,
@@ -334,14 +334,14 @@ for (const r of rows) {
   metrics[`js.node.${k}.object_us`] = r.objPath;
   metrics[`js.node.${k}.worker_us`] = r.worker;
   const up = native.upstream[k];
-  metrics[`js.native.${k}_us`] = native[k];
+  const fork = native.fork[k];
   metrics[`js.upstream.${k}_us`] = up;
-  metrics[`js.node.${k}.json_per_native`] = r.jsonPath / native[k];
+  metrics[`js.fork.${k}_us`] = fork;
   metrics[`js.node.${k}.json_per_upstream`] = r.jsonPath / up;
+  metrics[`js.node.${k}.json_per_fork`] = r.jsonPath / fork;
   metrics[`js.node.${k}.celgo_alone_us`] = floors[k];
-  metrics[`js.node.${k}.floor_per_native`] = floors[k] / native[k];
   metrics[`js.node.${k}.floor_per_upstream`] = floors[k] / up;
-  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, up, native[k], r.jsonPath / up, r.jsonPath / native[k], floors[k], floors[k] / up];
+  const cells = [`${r.c.id} ${r.c.name}`, r.jsonPath, r.objPath, r.worker, up, fork, r.jsonPath / up, r.jsonPath / fork, floors[k], floors[k] / up];
   for (const e of Object.keys(engines)) {
     cells.push(r[e].object ?? null, r[e].json ?? null);
     if (r[e].object !== undefined) {
@@ -357,18 +357,18 @@ for (const r of rows) {
 }
 tables.push({
   title: 'Steady-state evaluation in Node, per call, same process',
-  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'upstream cel-go µs', 'native cel-go (fork) µs', 'celwasm JSON → JSON / upstream cel-go', 'celwasm JSON → JSON / native cel-go (fork)', 'cel-go alone (floor) µs', 'floor / upstream cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
+  columns: ['case', 'celwasm JSON → JSON µs', 'celwasm object → value µs', 'celwasm Worker µs', 'upstream cel-go µs', 'fork µs', 'celwasm JSON → JSON / upstream cel-go', 'celwasm JSON → JSON / fork', 'cel-go alone (floor) µs', 'floor / upstream cel-go', '@bufbuild/cel µs', '@bufbuild/cel from JSON µs',
     '@marcbachmann/cel-js µs', '@marcbachmann/cel-js from JSON µs', 'celwasm object / @bufbuild/cel', 'celwasm object / @marcbachmann/cel-js'],
   rows: steadyRows,
 });
 metrics['js.node.true_us'] = floor;
-metrics['js.native.true_us'] = native.true;
 metrics['js.upstream.true_us'] = native.upstream.true;
+metrics['js.fork.true_us'] = native.fork.true;
 metrics['js.node.true_object_us'] = floorObject;
 tables.push({
   title: 'Fixed cost of a call in Node: `true`, empty activation',
   columns: ['path', 'µs'],
-  rows: [['celwasm JSON → JSON (`{}` in, `true` out)', floor], ['celwasm object → value', floorObject], ['upstream cel-go, JSON in and out', native.upstream.true], ['native cel-go (fork), JSON in and out', native.true]],
+  rows: [['celwasm JSON → JSON (`{}` in, `true` out)', floor], ['celwasm object → value', floorObject], ['upstream cel-go, JSON in and out', native.upstream.true], ['fork, JSON in and out', native.fork.true]],
 });
 tables.push({
   title: 'Steady-state evaluation in Chromium, per call, page main thread',
