@@ -197,7 +197,7 @@ func main() {
 	var sizes stringList
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
-	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} on stdout, with -upstream also {\"upstream\": {\"a\": µs, ...}} (for another host's benchmark to compare with in the same run)")
+	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} (the fork, in this process) on stdout, with -upstream and -fork also {\"upstream\": {\"a\": µs, ...}, \"fork\": {...}} (child processes; for another host's benchmark to compare with in the same run)")
 	upstream := flag.String("upstream", "", "cmd/celwasm-bench/upstream built (make: build/bin/celgo-upstream): native cel-go as a program without celwasm runs it, the targets' baseline; required except with -native-only, -compare, -loop and -envelopes-only")
 	fork := flag.String("fork", "", "cmd/celwasm-bench/upstream built on the patched fork (make: build/bin/celgo-fork); required with -upstream")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
