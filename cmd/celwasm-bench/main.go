@@ -251,7 +251,7 @@ func main() {
 	check(err)
 	// Native cel-go in child processes, upstream and the fork, by case id:
 	// timed in each round beside the paths of this process.
-	up, fk := map[string]upstreamTiming{}, map[string]upstreamTiming{}
+	up, fk := map[string]childTiming{}, map[string]childTiming{}
 	wz, err := celwasm.New(ctx, celwasm.WithInstances(1))
 	check(err)
 	wt, err := celwasm.New(ctx, celwasm.WithInstances(1), wasmtime.Option())
@@ -285,7 +285,7 @@ func main() {
 				}
 			}
 			for i, bin := range []string{*upstream, *fork} {
-				t, err := upstreamTimes(bin, []benchCase{c}, 1)
+				t, err := childTimes(bin, []benchCase{c}, 1)
 				check(err)
 				children[i] = append(children[i], time.Duration(t[caseID(c.name)].US*1e3))
 				childAllocs[i] = t[caseID(c.name)].Allocs
@@ -296,8 +296,8 @@ func main() {
 			med[i] = median(results[i])
 		}
 		id := caseID(c.name)
-		up[id] = upstreamTiming{US: usf(median(children[0])), Allocs: childAllocs[0]}
-		fk[id] = upstreamTiming{US: usf(median(children[1])), Allocs: childAllocs[1]}
+		up[id] = childTiming{US: usf(median(children[0])), Allocs: childAllocs[0]}
+		fk[id] = childTiming{US: usf(median(children[1])), Allocs: childAllocs[1]}
 		fmt.Fprintf(os.Stderr, "%s: upstream %.3fµs fork %.3fµs native %v engine %v wazero %v wasmtime %v\n", c.name, up[id].US, fk[id].US, med[0], med[1], med[2], med[3])
 		return med, allocs
 	}
@@ -477,7 +477,7 @@ func main() {
 // printNative prints native cel-go's per-call time of each reference case
 // (and of `true` over an empty activation) in µs, the median of rounds: the
 // fork's path in this process, and under "upstream" and "fork" those of the
-// child processes given (upstreamTimes).
+// child processes given (childTimes).
 func printNative(rounds int, upstreamBin, forkBin string) {
 	cases, err := loadCases()
 	check(err)
@@ -487,7 +487,7 @@ func printNative(rounds int, upstreamBin, forkBin string) {
 		if bin == "" {
 			continue
 		}
-		times, err := upstreamTimes(bin, cases, rounds)
+		times, err := childTimes(bin, cases, rounds)
 		check(err)
 		us := map[string]float64{}
 		for id, t := range times {

@@ -18,7 +18,7 @@ import (
 // stagesSection runs wasm/stagebench natively and, built as a WASI command
 // (wasmPath), under wazero and wasmtime-go: where the time of a batch item
 // goes in each.
-func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase, up, fk map[string]upstreamTiming) {
+func stagesSection(ctx context.Context, s *benchdoc.Section, wasmPath string, refCases []benchCase, up, fk map[string]childTiming) {
 	event, err := os.ReadFile("conformance/testdata/cloudevents/github-pull-request.json")
 	check(err)
 	var cases []stagebench.Case

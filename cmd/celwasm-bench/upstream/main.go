@@ -5,11 +5,14 @@
 // repository) build with. It is a module of its own so that its build has
 // that one copy of cel-go.
 //
-// celwasm-bench runs it with -upstream (make bench-go, make bench-js): the
-// cases come as JSON on stdin, [{"id","expression","variable","activation",
-// "want"}], and each is evaluated end to end as celwasm-bench's native path
-// does (encoding/json in, prg.Eval, encoding/json out). A result other than
-// "want" (the JSON celwasm's engine gives) is an error. It prints
+// make builds it twice: build/bin/celgo-upstream, and build/bin/celgo-fork
+// with cel-go replaced by the patched fork, the same program differing in
+// cel-go alone. celwasm-bench runs both (-upstream, -fork; make bench-go,
+// make bench-js) as child processes. The cases come as JSON on stdin,
+// [{"id","expression","variable","activation","want"}], and each is
+// evaluated end to end as celwasm-bench's native path does (encoding/json
+// in, prg.Eval, encoding/json out). A result other than "want" (what the
+// fork's native path in celwasm-bench gives) is an error. It prints
 // {"<id>": {"us": µs per call, "allocs": allocations per call}, ...}: the
 // median of -rounds rounds, each the mean of a testing.Benchmark loop
 // (-test.benchtime).
