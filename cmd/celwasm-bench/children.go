@@ -12,11 +12,11 @@ import (
 // childTiming is one case on native cel-go in a child process: µs and heap
 // allocations per call.
 type childTiming struct {
-	US     float64 `json:"us"`
-	Allocs int64   `json:"allocs"`
+	US     float64
+	Allocs int64
 }
 
-// childTimes times cases on native cel-go in a child process: bin is
+// childTime times case c once on native cel-go in a child process: bin is
 // cmd/celwasm-bench/upstream built, a module of its own. make builds it twice:
 // build/bin/celgo-upstream links upstream github.com/google/cel-go v0.29.2
 // and k8s.io/apiserver v0.37.2 (a Go program without celwasm), and
@@ -24,48 +24,25 @@ type childTiming struct {
 // two differ in cel-go alone and not in the process they run in (this
 // process holds both runtimes, their linear memories and the modules'
 // bytes, a live heap that makes the collector run far less often than in a
-// program of its own).
-// Each case's result on the fork's native path is passed as the one wanted,
-// so a baseline that answers differently fails the run. By case id ("a",
-// ..., "true").
-func childTimes(bin string, cases []benchCase, rounds int) (map[string]childTiming, error) {
-	type refCase struct {
-		ID         string `json:"id"`
-		Expression string `json:"expression"`
-		Variable   string `json:"variable"`
-		Activation string `json:"activation"`
-		Want       string `json:"want"`
-	}
-	var in []refCase
-	for _, c := range cases {
-		p, err := nativePath(c)
-		if err != nil {
-			return nil, err
-		}
-		want, err := p.eval(c.activation)
-		if err != nil {
-			return nil, err
-		}
-		in = append(in, refCase{caseID(c.name), c.expr, c.variable, string(c.activation), string(want)})
-	}
-	req, err := json.Marshal(in)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(bin, "-rounds", fmt.Sprint(rounds), "-test.benchtime", flag.Lookup("test.benchtime").Value.String())
-	cmd.Stdin, cmd.Stderr = bytes.NewReader(req), os.Stderr
+// program of its own). want is the case's result on the fork's native path
+// here; a child that answers otherwise is an error.
+func childTime(bin string, c benchCase, want []byte) (childTiming, error) {
+	cmd := exec.Command(bin, "-expression", c.expr, "-variable", c.variable, "-test.benchtime", flag.Lookup("test.benchtime").Value.String())
+	cmd.Stdin, cmd.Stderr = bytes.NewReader(c.activation), os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("native cel-go baseline %s: %w", bin, err)
+		return childTiming{}, fmt.Errorf("native cel-go baseline %s, %s: %w", bin, c.name, err)
 	}
-	var res map[string]childTiming
+	var res struct {
+		Result json.RawMessage `json:"result"`
+		US     float64         `json:"us"`
+		Allocs int64           `json:"allocs"`
+	}
 	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("native cel-go baseline %s: %w", bin, err)
+		return childTiming{}, fmt.Errorf("native cel-go baseline %s, %s: %w", bin, c.name, err)
 	}
-	for _, c := range in {
-		if _, ok := res[c.ID]; !ok {
-			return nil, fmt.Errorf("native cel-go baseline %s: no time for case %s", bin, c.ID)
-		}
+	if !bytes.Equal(res.Result, want) {
+		return childTiming{}, fmt.Errorf("native cel-go baseline %s, %s: gives %s, the fork natively %s", bin, c.name, res.Result, want)
 	}
-	return res, nil
+	return childTiming{res.US, res.Allocs}, nil
 }

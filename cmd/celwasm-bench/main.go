@@ -197,7 +197,7 @@ func main() {
 	var sizes stringList
 	flag.Var(&sizes, "size", "another module file whose raw, gzip and brotli sizes to report (repeatable)")
 	sizeCache := flag.String("size-cache", "build/bench-cache", "directory caching compressed sizes by module sha256 (\"\": none)")
-	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases and print {\"a\": µs, ...} (the fork, in this process) on stdout, with -upstream and -fork also {\"upstream\": {\"a\": µs, ...}, \"fork\": {...}} (child processes; for another host's benchmark to compare with in the same run)")
+	nativeOnly := flag.Bool("native-only", false, "time only native cel-go on the reference cases, upstream and the fork in child processes (-upstream, -fork), and print {\"upstream\": {\"a\": µs, ...}, \"fork\": {...}} on stdout (for another host's benchmark to compare with in the same run)")
 	upstream := flag.String("upstream", "", "cmd/celwasm-bench/upstream built (make: build/bin/celgo-upstream): native cel-go as a program without celwasm runs it, the targets' baseline; required except with -native-only, -compare, -loop and -envelopes-only")
 	fork := flag.String("fork", "", "cmd/celwasm-bench/upstream built on the patched fork (make: build/bin/celgo-fork); required with -upstream")
 	envelopesOnly := flag.Bool("envelopes-only", false, "time only the call envelopes side by side (stderr; no JSON written)")
@@ -270,11 +270,12 @@ func main() {
 		check(err)
 		tp, err := hostPath(ctx, wt, c)
 		check(err)
+		want, err := np.eval(c.activation)
+		check(err)
 		paths := []path{np, ep, zp, tp}
 		results := make([][]time.Duration, len(paths))
 		var allocs [2]int64
-		var children [2][]time.Duration
-		var childAllocs [2]int64
+		var children [2][]childTiming
 		for r := 0; r < *rounds; r++ {
 			for i, p := range paths {
 				d, a, err := measure(p, c.activation)
@@ -285,10 +286,9 @@ func main() {
 				}
 			}
 			for i, bin := range []string{*upstream, *fork} {
-				t, err := childTimes(bin, []benchCase{c}, 1)
+				t, err := childTime(bin, c, want)
 				check(err)
-				children[i] = append(children[i], time.Duration(t[caseID(c.name)].US*1e3))
-				childAllocs[i] = t[caseID(c.name)].Allocs
+				children[i] = append(children[i], t)
 			}
 		}
 		var med [4]time.Duration
@@ -296,8 +296,7 @@ func main() {
 			med[i] = median(results[i])
 		}
 		id := caseID(c.name)
-		up[id] = childTiming{US: usf(median(children[0])), Allocs: childAllocs[0]}
-		fk[id] = childTiming{US: usf(median(children[1])), Allocs: childAllocs[1]}
+		up[id], fk[id] = medianTiming(children[0]), medianTiming(children[1])
 		fmt.Fprintf(os.Stderr, "%s: upstream %.3fµs fork %.3fµs native %v engine %v wazero %v wasmtime %v\n", c.name, up[id].US, fk[id].US, med[0], med[1], med[2], med[3])
 		return med, allocs
 	}
@@ -474,41 +473,44 @@ func main() {
 	fmt.Fprintln(os.Stderr, "celwasm-bench: wrote", f)
 }
 
-// printNative prints native cel-go's per-call time of each reference case
-// (and of `true` over an empty activation) in µs, the median of rounds: the
-// fork's path in this process, and under "upstream" and "fork" those of the
-// child processes given (childTimes).
+// printNative prints native cel-go's per-call time in child processes
+// (childTime) of each reference case and of `true` over an empty activation,
+// in µs, the median of rounds: {"upstream": {"a": µs, ...}, "fork": {...}}.
 func printNative(rounds int, upstreamBin, forkBin string) {
+	if upstreamBin == "" || forkBin == "" {
+		check(fmt.Errorf("-native-only needs -upstream and -fork (make builds build/bin/celgo-upstream and build/bin/celgo-fork)"))
+	}
 	cases, err := loadCases()
 	check(err)
-	cases = append(cases, trueCase)
-	out := map[string]any{}
-	for name, bin := range map[string]string{"upstream": upstreamBin, "fork": forkBin} {
-		if bin == "" {
-			continue
-		}
-		times, err := childTimes(bin, cases, rounds)
+	out := map[string]map[string]float64{"upstream": {}, "fork": {}}
+	for _, c := range append(cases, trueCase) {
+		np, err := nativePath(c)
 		check(err)
-		us := map[string]float64{}
-		for id, t := range times {
-			us[id] = t.US
-		}
-		out[name] = us
-	}
-	for _, c := range cases {
-		p, err := nativePath(c)
+		want, err := np.eval(c.activation)
 		check(err)
-		var ds []time.Duration
-		for range rounds {
-			d, _, err := measure(p, c.activation)
-			check(err)
-			ds = append(ds, d)
+		for name, bin := range map[string]string{"upstream": upstreamBin, "fork": forkBin} {
+			var ts []childTiming
+			for range rounds {
+				t, err := childTime(bin, c, want)
+				check(err)
+				ts = append(ts, t)
+			}
+			out[name][caseID(c.name)] = medianTiming(ts).US
 		}
-		out[caseID(c.name)] = usf(median(ds))
 	}
 	b, err := json.Marshal(out)
 	check(err)
 	fmt.Println(string(b))
+}
+
+// medianTiming is the median time of rounds, with the last one's
+// allocations (a count that does not vary between rounds).
+func medianTiming(ts []childTiming) childTiming {
+	ds := make([]time.Duration, len(ts))
+	for i, t := range ts {
+		ds[i] = time.Duration(t.US * 1e3)
+	}
+	return childTiming{US: usf(median(ds)), Allocs: ts[len(ts)-1].Allocs}
 }
 
 type stringList []string

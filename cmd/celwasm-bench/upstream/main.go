@@ -1,31 +1,32 @@
-// Command upstream times the reference cases on native cel-go as a Go
-// program without celwasm runs it: upstream github.com/google/cel-go v0.29.2
-// and k8s.io/apiserver v0.37.2's base environment, the versions kube-apiserver
+// Command upstream times one expression on native cel-go as a Go program
+// without celwasm runs it: upstream github.com/google/cel-go v0.29.2 and
+// k8s.io/apiserver v0.37.2's base environment, the versions kube-apiserver
 // 1.37 pins, not the patched fork that celwasm's modules (and the rest of this
 // repository) build with. It is a module of its own so that its build has
 // that one copy of cel-go.
 //
 // make builds it twice: build/bin/celgo-upstream, and build/bin/celgo-fork
 // with cel-go replaced by the patched fork, the same program differing in
-// cel-go alone. celwasm-bench runs both (-upstream, -fork; make bench-go,
-// make bench-js) as child processes. The cases come as JSON on stdin,
-// [{"id","expression","variable","activation","want"}], and each is
-// evaluated end to end as celwasm-bench's native path does (encoding/json
-// in, prg.Eval, encoding/json out). A result other than "want" (what the
-// fork's native path in celwasm-bench gives) is an error. It prints
-// {"<id>": {"us": µs per call, "allocs": allocations per call}, ...}: the
-// median of -rounds rounds, each the mean of a testing.Benchmark loop
-// (-test.benchtime).
+// cel-go alone. celwasm-bench runs both as child processes (-upstream,
+// -fork; make bench-go, make bench-js):
+//
+//	upstream -expression E -variable V < activation.json
+//
+// evaluates E end to end as celwasm-bench's native path does (the activation
+// decoded with encoding/json, prg.Eval, the result marshalled with
+// encoding/json), then times that with one testing.Benchmark loop
+// (-test.benchtime), and prints {"result": <the result's JSON>, "us": µs per
+// call, "allocs": allocations per call}. celwasm-bench compares the result
+// with its own.
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
-	"sort"
 	"testing"
-	"time"
 
 	"github.com/google/cel-go/cel"
 	"k8s.io/apimachinery/pkg/util/version"
@@ -33,74 +34,51 @@ import (
 	"k8s.io/apiserver/pkg/cel/environment"
 )
 
-type refCase struct {
-	ID         string `json:"id"`
-	Expression string `json:"expression"`
-	Variable   string `json:"variable"`
-	Activation string `json:"activation"`
-	Want       string `json:"want"`
-}
-
-type timing struct {
-	US     float64 `json:"us"`
-	Allocs int64   `json:"allocs"`
-}
-
 // compatibilityVersion is celwasm's default (engine.MaxCompatibilityVersion).
 var compatibilityVersion = version.MajorMinor(1, 37)
 
 func main() {
 	testing.Init()
-	rounds := flag.Int("rounds", 3, "rounds per case (the median is printed)")
+	expr := flag.String("expression", "", "the CEL expression")
+	variable := flag.String("variable", "self", "the variable it reads, declared dyn")
 	flag.Parse()
-	var cases []refCase
-	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
-		fail("cases on stdin: %v", err)
+	act, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fail("activation on stdin: %v", err)
 	}
-	base := environment.MustBaseEnvSet(compatibilityVersion).NewExpressionsEnv()
-	out := map[string]timing{}
-	for _, c := range cases {
-		eval, err := program(base, c)
-		if err != nil {
-			fail("%s: %v", c.ID, err)
-		}
-		got, err := eval([]byte(c.Activation))
-		if err != nil {
-			fail("%s: %v", c.ID, err)
-		}
-		if string(got) != c.Want {
-			fail("%s: upstream cel-go gives %s, celwasm %s", c.ID, got, c.Want)
-		}
-		var ds []time.Duration
-		var allocs int64
-		for range *rounds {
-			r := testing.Benchmark(func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					if _, err := eval([]byte(c.Activation)); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-			ds = append(ds, time.Duration(r.NsPerOp()))
-			allocs = r.AllocsPerOp()
-		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		out[c.ID] = timing{US: float64(ds[len(ds)/2]) / 1e3, Allocs: allocs}
+	eval, err := program(*expr, *variable)
+	if err != nil {
+		fail("%s: %v", *expr, err)
 	}
-	b, _ := json.Marshal(out)
-	fmt.Println(string(b))
+	result, err := eval(act)
+	if err != nil {
+		fail("%s: %v", *expr, err)
+	}
+	r := testing.Benchmark(func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := eval(act); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	out, _ := json.Marshal(struct {
+		Result json.RawMessage `json:"result"`
+		US     float64         `json:"us"`
+		Allocs int64           `json:"allocs"`
+	}{result, float64(r.NsPerOp()) / 1e3, r.AllocsPerOp()})
+	fmt.Println(string(out))
 }
 
-// program compiles a case in the Kubernetes base environment (NewExpressions
-// at celwasm's default compatibility version) with its variable as dyn, and
+// program compiles expr in the Kubernetes base environment (NewExpressions
+// at celwasm's default compatibility version) with variable as dyn, and
 // returns its evaluation end to end, with kube-apiserver's per-call cost
 // limit.
-func program(base *cel.Env, c refCase) (func([]byte) ([]byte, error), error) {
-	env, err := base.Extend(cel.Variable(c.Variable, cel.DynType))
+func program(expr, variable string) (func([]byte) ([]byte, error), error) {
+	env, err := environment.MustBaseEnvSet(compatibilityVersion).NewExpressionsEnv().Extend(cel.Variable(variable, cel.DynType))
 	if err != nil {
 		return nil, err
 	}
-	ast, iss := env.Compile(c.Expression)
+	ast, iss := env.Compile(expr)
 	if iss.Err() != nil {
 		return nil, iss.Err()
 	}
@@ -108,6 +86,8 @@ func program(base *cel.Env, c refCase) (func([]byte) ([]byte, error), error) {
 	if err != nil {
 		return nil, err
 	}
+	// As celwasm-bench's nativePath: the two cannot share it, this module
+	// links upstream cel-go and celwasm-bench the fork.
 	return func(act []byte) ([]byte, error) {
 		var vars map[string]any
 		if err := json.Unmarshal(act, &vars); err != nil {
