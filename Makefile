@@ -37,6 +37,11 @@ EMBED_FULL := host/module/celwasm-full.wasm.zst
 EMBED_ADM := host/module/celwasm-admission.wasm.zst
 MODULES   := celwasm celwasm-full celwasm-admission
 CLI       := $(BUILD)/celwasm
+# The native cel-go baselines of the benchmarks (rules below, with STAGEBENCH;
+# defined here so that test-go's prerequisites see them).
+CELGO_UPSTREAM := $(BUILD)/bin/celgo-upstream
+CELGO_FORK     := $(BUILD)/bin/celgo-fork
+CELGO_BASE_SRCS := $(wildcard cmd/celwasm-bench/upstream/*.go) cmd/celwasm-bench/upstream/go.mod cmd/celwasm-bench/upstream/go.sum
 WASM_SRCS := $(shell find wasm wire -name '*.go' -not -name '*_test.go') go.mod go.sum
 
 # Reproducible module build: no paths, no VCS stamp, no build id. The modules
@@ -242,9 +247,6 @@ $(STAGEBENCH): $(WASM_SRCS) $(PGO_PROFILE) | tools
 # (cmd/celwasm-bench/upstream, a module of its own). CELGO_FORK is the same
 # program on the fork, so that the two differ in cel-go alone (RATIONALE.md,
 # "Native cel-go is upstream v0.29.2").
-CELGO_UPSTREAM := $(BUILD)/bin/celgo-upstream
-CELGO_FORK     := $(BUILD)/bin/celgo-fork
-CELGO_BASE_SRCS := $(wildcard cmd/celwasm-bench/upstream/*.go) cmd/celwasm-bench/upstream/go.mod cmd/celwasm-bench/upstream/go.sum
 $(CELGO_UPSTREAM): $(CELGO_BASE_SRCS)
 	@mkdir -p $(dir $@)
 	cd cmd/celwasm-bench/upstream && $(GO) vet . && $(GO) build -o $(abspath $@) .
